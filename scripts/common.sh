@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings and helpers for wakeplace's stage scripts; sourced, never run.
+# shellcheck shell=bash
+
+# The one place where the baseline is pinned.  Changing it is a rebase: see
+# "Rebasing onto a new 6.12.y" in README (make rebase).
+WP_BASELINE_PKG=linux-source-6.12
+WP_BASELINE_VERSION=6.12.118-1~deb12u1
+
+WP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WP_BUILD=${WP_BUILD:-$WP_ROOT/build}
+WP_TREE=$WP_BUILD/linux
+WP_OBJ=$WP_BUILD/obj
+WP_PATCHES=$WP_ROOT/patches
+WP_FILEMAP=$WP_ROOT/scripts/files.map
+
+# Git names inside the kernel tree.
+WP_BRANCH=wakeplace
+WP_BASE_TAG=baseline/$(printf '%s' "$WP_BASELINE_VERSION" | tr '~' '_')
+WP_EXPORTED_TAG=wakeplace-exported
+
+# Fixed identity and date: the baseline commit (and so base-commit:) must be
+# byte-identical on every machine.
+WP_GIT_IDENT=(-c user.name=wakeplace -c user.email=wakeplace@invalid
+	      -c core.autocrlf=false -c core.filemode=true)
+WP_BASE_DATE="2000-01-01T00:00:00Z"
+# Sender of the cover letter.
+WP_COVER_NAME="wakeplace developers"
+WP_COVER_EMAIL=wakeplace@invalid
+
+WP_ME=$(basename "$0")
+
+log()  { printf '%s: %s\n' "$WP_ME" "$*" >&2; }
+die()  { printf '%s: error: %s\n' "$WP_ME" "$*" >&2; exit 1; }
+
+# git in the kernel tree, with the fixed identity.
+tgit() { git -C "$WP_TREE" "${WP_GIT_IDENT[@]}" "$@"; }
+
+# The patch files listed in series, in order, as absolute paths.
+series_patches() {
+	local p
+	[ -f "$WP_PATCHES/series" ] || return 0
+	while read -r p _; do
+		case $p in ''|'#'*) continue ;; esac
+		printf '%s\n' "$WP_PATCHES/$p"
+	done < "$WP_PATCHES/series"
+}
+
+# Fail unless the tree is ours: a git repository with the baseline tag.
+require_tree() {
+	[ -d "$WP_TREE/.git" ] || die "no kernel tree at $WP_TREE: run 'make tree' first"
+	tgit rev-parse -q --verify "refs/tags/$WP_BASE_TAG" >/dev/null ||
+		die "$WP_TREE is not a $WP_BASELINE_VERSION wakeplace tree (no tag $WP_BASE_TAG): remove it or run 'make rebase'"
+}
+
+require_clean_tree() {
+	require_tree
+	[ -z "$(tgit status --porcelain --untracked-files=no)" ] ||
+		die "$WP_TREE has uncommitted changes: commit them to branch $WP_BRANCH (or stash) first"
+	[ "$(tgit symbolic-ref -q --short HEAD)" = "$WP_BRANCH" ] ||
+		die "$WP_TREE is not on branch $WP_BRANCH"
+	[ ! -d "$WP_TREE/.git/rebase-apply" ] && [ ! -d "$WP_TREE/.git/rebase-merge" ] ||
+		die "$WP_TREE has a git am/rebase in progress: finish or abort it first"
+}
+
+# Write the series on $WP_BRANCH as git format-patch files plus a quilt
+# series file into directory $1.  Deterministic: fixed identity, zeroed
+# From lines, full index lines, no version signature, stable base-commit.
+export_series() {
+	local out=$1 n date cover
+	n=$(tgit rev-list --count "$WP_BASE_TAG..$WP_BRANCH")
+	mkdir -p "$out"
+	: > "$out/series"
+	[ "$n" -gt 0 ] || return 0
+	# The cover letter's Date: is the newest patch's author date.
+	date=$(tgit log -1 --format=%aI "$WP_BRANCH")
+	GIT_COMMITTER_DATE=$date GIT_AUTHOR_DATE=$date \
+	tgit -c diff.algorithm=myers -c diff.renames=true -c diff.noprefix=false \
+		-c diff.mnemonicPrefix=false -c format.signOff=false \
+		-c format.coverLetter=false -c "user.name=$WP_COVER_NAME" \
+		-c "user.email=$WP_COVER_EMAIL" \
+		format-patch -q --zero-commit --no-signature --full-index \
+		--no-notes --no-thread \
+		--cover-letter --base="$WP_BASE_TAG" -o "$out" \
+		"$WP_BASE_TAG..$WP_BRANCH" >/dev/null
+	cover=$(ls "$out"/0000-*.patch)
+	awk -v src="$WP_ROOT/cover-letter.txt" '
+		BEGIN {
+			getline subject < src
+			getline blank < src
+			while ((getline l < src) > 0)
+				body = body l "\n"
+		}
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s", body; next }
+		{ print }
+	' "$cover" > "$cover.new" && mv "$cover.new" "$cover"
+	(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-') > "$out/series"
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Read, flip and restore scheduler features through
+ * /sys/kernel/debug/sched/features.
+ *
+ * sched_features_save() snapshots every flag once and arranges for the
+ * snapshot to be written back at exit and on SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT, so a test never leaves the machine with a feature flipped.
+ */
+#ifndef __SCHED_FEATURES_H
+#define __SCHED_FEATURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SCHED_FEATURES_PATH	"/sys/kernel/debug/sched/features"
+#define SCHED_FEATURES_MAX	64
+#define SCHED_FEATURE_NAME_MAX	48
+
+struct sched_features {
+	int nr;
+	char name[SCHED_FEATURES_MAX][SCHED_FEATURE_NAME_MAX];
+	bool on[SCHED_FEATURES_MAX];
+};
+
+/* NULL when the features file can be used, else why it cannot. */
+const char *sched_features_unusable(void);
+
+/* Parse the features file into @f.  Returns 0 or -errno. */
+int sched_features_read(struct sched_features *f);
+
+/* 1 when @name is on, 0 when off, -ENOENT when unknown, else -errno. */
+int sched_feature_get(const char *name);
+
+/* Write "NAME" or "NO_NAME".  Returns 0 or -errno from write(2). */
+int sched_feature_set(const char *name, bool on);
+
+/* Write a raw token, e.g. an unknown name.  Returns 0 or -errno. */
+int sched_features_write_raw(const char *token);
+
+/* Snapshot the current state and restore it at exit or on a signal. */
+int sched_features_save(void);
+
+/* Write the snapshot back.  Returns 0 or the first -errno. */
+int sched_features_restore(void);
+
+/* Names whose state differs between @a and @b, comma-separated, in @buf. */
+int sched_features_diff(const struct sched_features *a,
+			const struct sched_features *b, char *buf, size_t len);
+
+#endif /* __SCHED_FEATURES_H */
