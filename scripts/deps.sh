@@ -10,9 +10,10 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 # Build and boot: kernel build deps, ccache, qemu, busybox (guest shell),
-# quilt (series check).  Measure: perf, rt-tests (hackbench), gnuplot.
+# quilt, python3-ply and python3-git (series checks: quilt, checkpatch.pl's
+# SPDX check).  Measure: perf, rt-tests (hackbench), gnuplot.
 WP_PACKAGES="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-dwarves ccache git perl rsync kmod qemu-system-x86 busybox-static quilt
+dwarves ccache git perl python3-ply python3-git rsync kmod qemu-system-x86 busybox-static quilt
 linux-perf rt-tests gnuplot-nox"
 
 check_only=0

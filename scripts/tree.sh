@@ -10,12 +10,18 @@
 # holds no unexported commits and no uncommitted changes.  A series that does
 # not apply is aborted and leaves the tree exactly as it was.
 #
-# usage: tree.sh
+# usage: tree.sh [--check-exported]
+#   --check-exported  only check that the tree holds no unexported work
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# = 0 ] || die "usage: $WP_ME"
-"$WP_ROOT/scripts/deps.sh"
+check_only=0
+case $# in
+0) ;;
+1) [ "$1" = --check-exported ] || die "usage: $WP_ME [--check-exported]"
+   check_only=1 ;;
+*) die "usage: $WP_ME [--check-exported]" ;;
+esac
 
 extract_baseline() {
 	local tmp=$WP_TREE.tmp
@@ -75,6 +81,12 @@ apply_series() {
 	tgit tag -f "$WP_EXPORTED_TAG" "$WP_BRANCH" >/dev/null
 }
 
+if [ $check_only = 1 ]; then
+	[ ! -e "$WP_TREE" ] || check_no_unexported_work
+	exit 0
+fi
+
+"$WP_ROOT/scripts/deps.sh"
 mkdir -p "$WP_BUILD"
 if [ -e "$WP_TREE" ]; then
 	require_tree

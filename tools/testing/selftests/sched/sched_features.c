@@ -13,6 +13,10 @@
 
 #include "sched_features.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 static struct sched_features saved;
 static bool saved_valid;
 
@@ -44,17 +48,17 @@ int sched_features_read(struct sched_features *f)
 	buf[len] = '\0';
 
 	f->nr = 0;
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
+	for (tok = strtok_r(buf, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save)) {
 		bool on = strncmp(tok, "NO_", 3) != 0;
 
 		if (f->nr == SCHED_FEATURES_MAX)
 			return -E2BIG;
 		if (!on)
 			tok += 3;
-		if (strlen(tok) >= SCHED_FEATURE_NAME_MAX || !*tok)
+		if (!*tok || snprintf(f->name[f->nr], SCHED_FEATURE_NAME_MAX,
+				      "%s", tok) >= SCHED_FEATURE_NAME_MAX)
 			return -EINVAL;
-		strcpy(f->name[f->nr], tok);
 		f->on[f->nr++] = on;
 	}
 	return f->nr ? 0 : -ENODATA;
@@ -106,15 +110,16 @@ int sched_features_restore(void)
 {
 	char tok[SCHED_FEATURE_NAME_MAX + 4];
 	int i, ret, first = 0;
+	size_t off, len;
 
 	if (!saved_valid)
 		return 0;
 	for (i = 0; i < saved.nr; i++) {
 		/* No stdio here: this runs from signal handlers too. */
-		tok[0] = '\0';
-		if (!saved.on[i])
-			strcpy(tok, "NO_");
-		strcat(tok, saved.name[i]);
+		off = saved.on[i] ? 0 : 3;
+		len = strlen(saved.name[i]);
+		memcpy(tok, "NO_", off);
+		memcpy(tok + off, saved.name[i], len + 1);
 		ret = sched_features_write_raw(tok);
 		if (ret && !first)
 			first = ret;
@@ -152,7 +157,7 @@ int sched_features_save(void)
 	registered = true;
 	atexit(restore_at_exit);
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 	return 0;
 }

@@ -132,7 +132,8 @@ static int read_flags_verbose(struct sched_topo *t, const char **why)
 	if (access(DOMAINS_DIR, F_OK) == 0)
 		goto read;
 	if (read_line(VERBOSE_FILE, old, sizeof(old))) {
-		*why = "no " DOMAINS_DIR " and no " VERBOSE_FILE " (CONFIG_SCHED_DEBUG, debugfs, root)";
+		*why = "no " DOMAINS_DIR " and no " VERBOSE_FILE
+		       " (CONFIG_SCHED_DEBUG, debugfs, root)";
 		return -ENOENT;
 	}
 	f = fopen(VERBOSE_FILE, "we");

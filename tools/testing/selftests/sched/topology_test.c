@@ -178,10 +178,18 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "c:s:l:n:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': want_cpus = atoi(optarg); break;
-		case 's': want_smt = atoi(optarg); break;
-		case 'l': want_llcs = atoi(optarg); break;
-		case 'n': want_nodes = atoi(optarg); break;
+		case 'c':
+			want_cpus = atoi(optarg);
+			break;
+		case 's':
+			want_smt = atoi(optarg);
+			break;
+		case 'l':
+			want_llcs = atoi(optarg);
+			break;
+		case 'n':
+			want_nodes = atoi(optarg);
+			break;
 		default:
 			fprintf(stderr,
 				"usage: %s [--cpus N] [--smt N] [--llcs N] [--nodes N]\n"

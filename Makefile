@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wakeplace: one target per stage; each is a script in scripts/.
+#   make test            everything, from a bare Debian 12 machine (CI)
+#   make tree            build/linux: pinned baseline + patches/ on branch wakeplace
+#   make patches         regenerate patches/ from the branch
+#   make check-patches   patches/ == branch, applies without fuzz, checkpatch
+#   make build           guest kernel + sched kselftests
+#   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
+#   make rebase          move the series to the 6.12.y apt now offers
+
+S := scripts
+
+.PHONY: help deps tree patches check-patches build vm test rebase clean distclean
+
+help:
+	@sed -n '3,11s/^# \{0,1\}//p' Makefile
+
+deps:
+	$(S)/deps.sh
+
+tree:
+	$(S)/tree.sh
+
+patches:
+	$(S)/patches.sh
+
+check-patches:
+	$(S)/check-patches.sh
+
+build:
+	$(S)/build.sh
+
+vm:
+	$(S)/vm.sh $(ARGS)
+
+test:
+	$(S)/test.sh $(PRESETS)
+
+rebase:
+	$(S)/rebase.sh $(VERSION)
+
+# Keeps build/linux (it may hold unexported work) and the ccache.
+clean:
+	rm -rf build/obj build/kselftest build/kselftest-obj build/selftests-repo build/results
+
+distclean: clean
+	$(S)/tree.sh --check-exported
+	rm -rf build

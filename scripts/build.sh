@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 3: build the guest kernel and install the sched kselftests.
+#
+# The kernel config is tinyconfig + guest/guest.config + the selftests'
+# config fragment; every requested value is checked after olddefconfig.
+# ccache is keyed so that a fresh extraction elsewhere still hits.
+#
+# Output: build/obj/arch/x86/boot/bzImage, build/obj/.config,
+#         build/kselftest/ (run_kselftest.sh and the sched tests).
+#
+# usage: build.sh
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+[ $# = 0 ] || die "usage: $WP_ME"
+require_tree
+"$WP_ROOT/scripts/deps.sh" --check
+
+FRAGMENTS=("$WP_ROOT/guest/guest.config"
+	   "$WP_TREE/tools/testing/selftests/sched/config")
+KMAKE=(make -C "$WP_TREE" ARCH=x86_64 -j"$(nproc)")
+
+export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
+export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
+
+# Generate the config in a scratch directory, install it only if it changed:
+# rewriting an identical .config would still cost a rebuild.
+make_config() {
+	local kc=$WP_BUILD/kconfig bad= line opt val
+	rm -rf "$kc"
+	mkdir -p "$kc" "$WP_OBJ"
+	"${KMAKE[@]}" -s O="$kc" tinyconfig >/dev/null
+	(cd "$kc" && "$WP_TREE/scripts/kconfig/merge_config.sh" -m -O "$kc" \
+		.config "${FRAGMENTS[@]}" >/dev/null)
+	"${KMAKE[@]}" -s O="$kc" olddefconfig >/dev/null
+	while read -r line; do
+		case $line in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			grep -qxF "$line" "$kc/.config" || bad="$bad $line(got:$(grep "^$opt=" "$kc/.config" || echo unset))" ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			! grep -q "^$opt=" "$kc/.config" || bad="$bad $opt(should be unset)" ;;
+		esac
+	done < <(cat "${FRAGMENTS[@]}")
+	[ -z "$bad" ] || die "kconfig did not honour:$bad"
+	if ! cmp -s "$kc/.config" "$WP_OBJ/.config"; then
+		cp "$kc/.config" "$WP_OBJ/.config"
+		log "new kernel config installed in $WP_OBJ"
+	fi
+	rm -rf "$kc"
+}
+
+start=$(date +%s)
+make_config
+log "building bzImage ($(tgit describe --always --dirty --abbrev=12))"
+"${KMAKE[@]}" -s O="$WP_OBJ" CC="ccache gcc" olddefconfig >/dev/null
+"${KMAKE[@]}" -s O="$WP_OBJ" CC="ccache gcc" LOCALVERSION= bzImage ||
+	die "kernel build failed"
+kdone=$(date +%s)
+
+log "building sched kselftests"
+rm -rf "$WP_BUILD/kselftest"
+make -s -C "$WP_TREE/tools/testing/selftests" TARGETS=sched \
+	O="$WP_BUILD/kselftest-obj" INSTALL_PATH="$WP_BUILD/kselftest" \
+	install >/dev/null || die "kselftest build failed"
+end=$(date +%s)
+log "built in $((end - start)) s (kernel $((kdone - start)) s, selftests $((end - kdone)) s): $(cat "$WP_OBJ/include/config/kernel.release")"

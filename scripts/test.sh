@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 'make test': every stage from a bare Debian machine to a verdict.
+#   deps -> host checks -> tree -> check-patches -> build -> one boot per
+#   topology preset running the sched kselftests (and the KUnit suites built
+#   into the kernel) -> summary.
+# Skips not listed in scripts/expected-skips count as failures.  The last
+# line is "N passed, N failed, N skipped"; the exit code is non-zero on any
+# failure.
+#
+# usage: test.sh [preset...]     (default: smt llc2 flat)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(smt llc2 flat)
+S=$WP_ROOT/scripts
+run=$WP_BUILD/results/test-$(date +%Y%m%d-%H%M%S)
+t_start=$(date +%s)
+declare -a timing
+
+stage() {	# name command...: run a stage, time it, stop on failure
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	log "== $name"
+	"$@" || rc=$?
+	timing+=("$name $(($(date +%s) - t0))s")
+	[ $rc = 0 ] || die "stage '$name' failed (exit $rc)"
+}
+
+host_checks() {
+	local f st=$WP_BUILD/selftests-repo
+	for f in "$S"/*.sh "$WP_ROOT"/guest/init "$WP_ROOT"/guest/*.sh "$WP_ROOT"/.ci/run; do
+		bash -n "$f" || die "syntax error in $f"
+	done
+	# The repository's selftests build against the baseline's lib.mk and
+	# kselftest.h (needs the tree; the unchanged cs_prctl_test.c comes
+	# from there through VPATH).
+	if [ -d "$WP_TREE/.git" ]; then
+		local ks=$WP_TREE/tools/testing/selftests/sched
+		rm -rf "$st"
+		make -s -C "$WP_ROOT/tools/testing/selftests/sched" -I "$ks" \
+			VPATH="$ks" CPPFLAGS="-I$ks" OUTPUT="$st" >/dev/null ||
+			die "selftests do not build from the repository copy"
+	fi
+}
+
+boot_preset() {	# preset
+	local rc=0
+	"$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
+		"$WP_BUILD/kselftest" || rc=$?
+	echo "$rc" > "$run/$1/vm-exit"
+	return 0
+}
+
+# One line per result: "<preset> <pass|fail|skip> <name> <detail>".
+parse_results() {	# preset
+	local p=$1 dir=$run/$1
+	awk -v p="$p" '
+	function emit(st, name, why) { printf "%s %s %s %s\n", p, st, name, why }
+	# kselftest runner: "# selftests: sched: X" opens X's output.
+	/^# selftests: / { prog = $4; nested = 0; plan = -1; next }
+	/^# 1\.\.[0-9]+/ { plan = substr($2, 4) + 0; if ($0 ~ /# SKIP/) plan = -2; next }
+	/^# (not )?ok [0-9]+ / {
+		line = substr($0, 3); st = "pass"; why = ""
+		if (line ~ /^not ok/) { st = "fail"; sub(/^not ok [0-9]+ /, "", line) }
+		else sub(/^ok [0-9]+ /, "", line)
+		if (line ~ /# SKIP/) { st = "skip"; why = line; sub(/.*# SKIP */, "", why); sub(/ *# SKIP.*/, "", line) }
+		emit(st, "kselftest:" prog ":" line, why); nested++; next
+	}
+	/^(not )?ok [0-9]+ selftests: / {
+		name = $0; sub(/.*selftests: [^:]*: /, "", name); sub(/ .*/, "", name)
+		st = ($1 == "not") ? "fail" : "pass"; why = $0
+		if ($0 ~ /# SKIP/) st = "skip"
+		sub(/^[^#]*#? */, "", why)
+		if (!nested) emit(st, "kselftest:" name, why)
+		else if (st == "fail") emit("fail", "kselftest:" name ":exit", why)
+		else if (plan >= 0 && nested < plan) emit("fail", "kselftest:" name ":incomplete", nested "/" plan)
+		next
+	}' "$dir/kselftest.tap" 2>/dev/null || true
+	# KUnit suites built into the kernel report on the console at boot.
+	sed 's/^\[[ 0-9.]*\] //' "$dir/console.log" 2>/dev/null | awk -v p="$p" '
+	/^    # Subtest: / { suite = $3; next }
+	/^    (not )?ok [0-9]+ / {
+		st = ($1 == "not") ? "fail" : "pass"; line = $0
+		sub(/^ *(not )?ok [0-9]+ /, "", line); why = ""
+		if (line ~ /# SKIP/) { st = "skip"; why = line; sub(/.*# SKIP */, "", why); sub(/ *# SKIP.*/, "", line) }
+		printf "%s %s kunit:%s:%s %s\n", p, st, suite, line, why
+	}' || true
+	local vrc
+	vrc=$(cat "$dir/vm-exit" 2>/dev/null || echo 125)
+	case $vrc in
+	0) echo "$p pass boot:$p clean console, guest exit 0" ;;
+	*) echo "$p fail boot:$p vm.sh exit $vrc (see $dir)" ;;
+	esac
+	grep -q . "$dir/kselftest.tap" 2>/dev/null ||
+		echo "$p fail kselftest:output no TAP output in $dir"
+}
+
+summarise() {
+	local results=$run/results.txt pass fail skip
+	for p in "${presets[@]}"; do parse_results "$p"; done > "$results"
+	# An unexpected skip is a failure.
+	awk -v exp="$S/expected-skips" '
+	BEGIN { while ((getline l < exp) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); ok[f[1] " " f[2]] = 1 } }
+	$2 == "skip" && !ok[$1 " " $3] { $2 = "fail"; $0 = $0 " (unexpected skip)" }
+	{ print }' "$results" > "$results.new" && mv "$results.new" "$results"
+	grep -v ' pass ' "$results" | sed 's/^/  /' >&2 || true
+	for p in "${presets[@]}"; do
+		printf '%-6s %3d passed, %d failed, %d skipped\n' "$p" \
+			"$(grep -c "^$p pass " "$results" || true)" \
+			"$(grep -c "^$p fail " "$results" || true)" \
+			"$(grep -c "^$p skip " "$results" || true)"
+	done
+	printf 'stage times: %s; total %d s\n' "${timing[*]}" "$(($(date +%s) - t_start))"
+	echo "results: $run"
+	pass=$(grep -c ' pass ' "$results" || true)
+	fail=$(grep -c ' fail ' "$results" || true)
+	skip=$(grep -c ' skip ' "$results" || true)
+	echo "$pass passed, $fail failed, $skip skipped" | tee "$run/summary.txt"
+	[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+}
+
+mkdir -p "$run"
+stage deps "$S/deps.sh"
+stage tree "$S/tree.sh"
+stage host-checks host_checks
+stage check-patches "$S/check-patches.sh"
+stage build "$S/build.sh"
+for p in "${presets[@]}"; do
+	stage "boot-$p" boot_preset "$p"
+done
+summarise
