@@ -60,7 +60,7 @@ parse_results() {	# preset
 	local p=$1 dir=$run/$1
 	awk -v p="$p" '
 	function emit(st, name, why) { printf "%s %s %s %s\n", p, st, name, why }
-	# kselftest runner: "# selftests: sched: X" opens X's output.
+	# kselftest runner: "# selftests: sched: X" starts the output of X.
 	/^# selftests: / { prog = $4; nested = 0; plan = -1; next }
 	/^# 1\.\.[0-9]+/ { plan = substr($2, 4) + 0; if ($0 ~ /# SKIP/) plan = -2; next }
 	/^# (not )?ok [0-9]+ / {
