@@ -40,7 +40,7 @@ host_checks() {
 	# from there through VPATH).
 	if [ -d "$WP_TREE/.git" ]; then
 		local ks=$WP_TREE/tools/testing/selftests/sched
-		rm -rf "$st"
+		rm -rf "$st" && mkdir -p "$st"
 		make -s -C "$WP_ROOT/tools/testing/selftests/sched" -I "$ks" \
 			VPATH="$ks" CPPFLAGS="-I$ks" OUTPUT="$st" >/dev/null ||
 			die "selftests do not build from the repository copy"
