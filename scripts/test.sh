@@ -103,8 +103,8 @@ summarise() {
 	local results=$run/results.txt pass fail skip
 	for p in "${presets[@]}"; do parse_results "$p"; done > "$results"
 	# An unexpected skip is a failure.
-	awk -v exp="$S/expected-skips" '
-	BEGIN { while ((getline l < exp) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); ok[f[1] " " f[2]] = 1 } }
+	awk -v expected="$S/expected-skips" '
+	BEGIN { while ((getline l < expected) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); ok[f[1] " " f[2]] = 1 } }
 	$2 == "skip" && !ok[$1 " " $3] { $2 = "fail"; $0 = $0 " (unexpected skip)" }
 	{ print }' "$results" > "$results.new" && mv "$results.new" "$results"
 	grep -v ' pass ' "$results" | sed 's/^/  /' >&2 || true
