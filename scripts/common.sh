@@ -63,6 +63,31 @@ require_clean_tree() {
 		die "$WP_TREE has a git am/rebase in progress: finish or abort it first"
 }
 
+# Extract the installed $WP_BASELINE_PKG tarball, which must be version $1,
+# into a new git repository $2 as one root commit on $WP_BRANCH.  Fixed
+# identity, date and message make the commit id depend on the sources only.
+make_baseline_repo() {
+	local version=$1 dir=$2 have
+	have=$(dpkg-query -W -f='${Version}' "$WP_BASELINE_PKG" 2>/dev/null || true)
+	[ "$have" = "$version" ] ||
+		die "$WP_BASELINE_PKG $version is not installed (have: ${have:-none})"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	log "extracting /usr/src/$WP_BASELINE_PKG.tar.xz ($version)"
+	tar -C "$dir" --strip-components=1 -xJf "/usr/src/$WP_BASELINE_PKG.tar.xz"
+	[ -f "$dir/Makefile" ] && grep -q '^PATCHLEVEL = 12$' "$dir/Makefile" ||
+		die "$WP_BASELINE_PKG tarball is not a 6.12 tree"
+	log "committing the baseline (takes a minute)"
+	git -C "$dir" init -q -b "$WP_BRANCH"
+	git -C "$dir" config core.looseCompression 1
+	git -C "$dir" config gc.auto 0
+	git -C "$dir" add -A -f .
+	GIT_AUTHOR_DATE=$WP_BASE_DATE GIT_COMMITTER_DATE=$WP_BASE_DATE \
+		git -C "$dir" "${WP_GIT_IDENT[@]}" commit -q \
+		-m "Debian $WP_BASELINE_PKG $version" \
+		-m "Pristine /usr/src/$WP_BASELINE_PKG.tar.xz, the wakeplace baseline."
+}
+
 # Write the series on $WP_BRANCH as git format-patch files plus a quilt
 # series file into directory $1.  Deterministic: fixed identity, zeroed
 # From lines, full index lines, no version signature, stable base-commit.

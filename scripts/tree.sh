@@ -26,21 +26,7 @@ esac
 extract_baseline() {
 	local tmp=$WP_TREE.tmp
 
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	log "extracting /usr/src/$WP_BASELINE_PKG.tar.xz"
-	tar -C "$tmp" --strip-components=1 -xJf "/usr/src/$WP_BASELINE_PKG.tar.xz"
-	[ -f "$tmp/Makefile" ] && grep -q '^PATCHLEVEL = 12$' "$tmp/Makefile" ||
-		die "$WP_BASELINE_PKG tarball is not a 6.12 tree"
-	log "committing the baseline (takes a minute)"
-	git -C "$tmp" init -q -b "$WP_BRANCH"
-	git -C "$tmp" config core.looseCompression 1
-	git -C "$tmp" config gc.auto 0
-	git -C "$tmp" add -A -f .
-	GIT_AUTHOR_DATE=$WP_BASE_DATE GIT_COMMITTER_DATE=$WP_BASE_DATE \
-		git -C "$tmp" "${WP_GIT_IDENT[@]}" commit -q \
-		-m "Debian $WP_BASELINE_PKG $WP_BASELINE_VERSION" \
-		-m "Pristine /usr/src/$WP_BASELINE_PKG.tar.xz, the wakeplace baseline."
+	make_baseline_repo "$WP_BASELINE_VERSION" "$tmp"
 	git -C "$tmp" tag "$WP_BASE_TAG"
 	git -C "$tmp" tag "$WP_EXPORTED_TAG"
 	mv "$tmp" "$WP_TREE"

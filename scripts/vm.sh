@@ -146,10 +146,17 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -m "$mem" -smp "$smp" "${numa_args[@
 	echo "topology: $topo (-smp $smp${numa_args:+, 2 NUMA nodes})"
 	echo "accelerator: $accel ($reason)"
 	echo "command: $*"
+	echo "wakeplace: $(git -C "$WP_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "kernel tree: $(tgit describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
 	printf 'qemu:'; printf ' %q' "${qemu[@]}"; echo
 } > "$results/run.txt"
 cfg=$(dirname "$kernel")/../../../.config
-[ -f "$cfg" ] && cp "$cfg" "$results/kernel.config"
+if [ -f "$cfg" ]; then
+	cp "$cfg" "$results/kernel.config"
+	# The options scheduling results depend on, recorded with every run.
+	grep -E '^CONFIG_(PREEMPT[A-Z_]*|HZ|HZ_[0-9]+|NO_HZ[A-Z_]*|JUMP_LABEL|NR_CPUS|SCHED_[A-Z_]+|SCHEDSTATS|NUMA|CGROUP_SCHED|FAIR_GROUP_SCHED|CPUSETS|LOCALVERSION)=' \
+		"$cfg" > "$results/sched-config.txt" || true
+fi
 
 log "accelerator: $accel ($reason)"
 log "booting $release on '$topo' (-smp $smp), results in $results"
