@@ -48,7 +48,9 @@ series_patches() {
 
 # Fail unless the tree is ours: a git repository with the baseline tag.
 require_tree() {
-	[ -d "$WP_TREE/.git" ] || die "no kernel tree at $WP_TREE: run 'make tree' first"
+	[ -e "$WP_TREE" ] || die "no kernel tree at $WP_TREE: run 'make tree' first"
+	[ -d "$WP_TREE/.git" ] ||
+		die "$WP_TREE is not a wakeplace tree (no git repository): move it away and run 'make tree'"
 	tgit rev-parse -q --verify "refs/tags/$WP_BASE_TAG" >/dev/null ||
 		die "$WP_TREE is not a $WP_BASELINE_VERSION wakeplace tree (no tag $WP_BASE_TAG): remove it or run 'make rebase'"
 }

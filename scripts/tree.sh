@@ -51,7 +51,8 @@ apply_series() {
 	tgit checkout -q -B wakeplace-apply "$WP_BASE_TAG"
 	mapfile -t ps < <(series_patches)
 	if [ ${#ps[@]} -gt 0 ] &&
-	   ! tgit am -q --committer-date-is-author-date "${ps[@]}"; then
+	   ! tgit am -q --committer-date-is-author-date "${ps[@]}" > "$WP_BUILD/am.log" 2>&1; then
+		grep -E '^(Patch failed|error:)' "$WP_BUILD/am.log" >&2 || cat "$WP_BUILD/am.log" >&2
 		tgit am --abort 2>/dev/null || true
 		tgit checkout -q -f "$WP_BRANCH"
 		tgit branch -q -D wakeplace-apply
