@@ -6,15 +6,16 @@
 #   make patches         regenerate patches/ from the branch
 #   make check-patches   patches/ == branch, applies without fuzz, checkpatch
 #   make build           guest kernel + sched kselftests
+#   make check-series    every commit of the series builds on its own
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
 
 S := scripts
 
-.PHONY: help deps tree patches check-patches build vm test rebase clean distclean
+.PHONY: help deps tree patches check-patches check-series build vm test rebase clean distclean
 
 help:
-	@sed -n '3,11s/^# \{0,1\}//p' Makefile
+	@sed -n '3,12s/^# \{0,1\}//p' Makefile
 
 deps:
 	$(S)/deps.sh
@@ -31,6 +32,9 @@ check-patches:
 build:
 	$(S)/build.sh
 
+check-series:
+	$(S)/check-series.sh
+
 vm:
 	$(S)/vm.sh $(ARGS)
 
@@ -42,7 +46,7 @@ rebase:
 
 # Keeps build/linux (it may hold unexported work) and the ccache.
 clean:
-	rm -rf build/obj build/kselftest build/kselftest-obj build/selftests-repo build/results
+	rm -rf build/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series
 
 distclean: clean
 	$(S)/tree.sh --check-exported

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 'make test': every stage from a bare Debian machine to a verdict.
-#   deps -> host checks -> tree -> check-patches -> build -> one boot per
+#   deps -> tree -> host checks -> check-patches -> build -> every commit
+#   of the series builds (check-series) -> one boot per
 #   topology preset running the sched kselftests (and the KUnit suites built
 #   into the kernel) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
@@ -129,6 +130,7 @@ stage tree "$S/tree.sh"
 stage host-checks host_checks
 stage check-patches "$S/check-patches.sh"
 stage build "$S/build.sh"
+stage check-series "$S/check-series.sh"
 for p in "${presets[@]}"; do
 	stage "boot-$p" boot_preset "$p"
 done
