@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ping-pong loads whose wakeups are synchronous (WF_SYNC): a pipe pair as
+ * "perf bench sched pipe", and 1-byte TCP_RR and UDP_RR over loopback as
+ * netperf.  Side A (the waker) sends a byte, side B (the wakee) answers.
+ * For every round, the CPU A ran on when it sent and the CPU B woke up on
+ * are recorded, so tests can classify where each wakee was placed.
+ */
+#ifndef __PINGPONG_H
+#define __PINGPONG_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum pp_load {
+	PP_PIPE,
+	PP_TCP_RR,
+	PP_UDP_RR,
+	PP_NR_LOADS,
+};
+
+struct pp_opts {
+	enum pp_load load;
+	int rounds;		/* recorded round trips */
+	int warmup;		/* round trips run first and not recorded */
+	bool pin_waker;		/* run A on waker_cpus only */
+	cpu_set_t waker_cpus;
+	bool pin_wakee;		/* run B on wakee_cpus only */
+	cpu_set_t wakee_cpus;
+	/*
+	 * >= 0: after each recorded wakeup, B moves itself to this CPU and
+	 * back to its own affinity before answering, so that its previous
+	 * CPU at the next wakeup is this one (busy, if a spinner runs there).
+	 */
+	int wakee_hop_cpu;
+	/*
+	 * >= 0: A (B) starts on this CPU, then takes its affinity above (or
+	 * the inherited one), so that the first wakeup finds it there.
+	 */
+	int waker_start_cpu;
+	int wakee_start_cpu;
+	/*
+	 * A sends only once B is asleep, so that every A->B wakeup goes
+	 * through select_task_rq() instead of finding B still queued.
+	 */
+	bool wakee_sleeps_first;
+	int timeout_s;		/* whole run; 0: 600 */
+};
+
+struct pp_sample {
+	short waker_cpu;	/* where A ran when it sent the byte */
+	short wakee_cpu;	/* where B ran when it received it */
+};
+
+struct pp_result {
+	int n;
+	struct pp_sample *samples;	/* n entries, free() when done */
+	double seconds;			/* wall time of the recorded rounds */
+};
+
+const char *pp_load_name(enum pp_load load);
+
+/* Fork A and B, run the load, collect samples.  0 or -errno. */
+int pp_run(const struct pp_opts *o, struct pp_result *r);
+
+/*
+ * Spinners: busy loops pinned one per CPU of @cpus, for making CPUs busy.
+ * Returns the number started, or -errno.  pp_spinners_stop() kills them;
+ * it also runs at exit.
+ */
+int pp_spinners_start(const cpu_set_t *cpus);
+void pp_spinners_stop(void);
+
+#endif /* __PINGPONG_H */
