@@ -322,13 +322,38 @@ static bool no_change(const char *name, struct dist d[3])
 	return ok;
 }
 
+/*
+ * The busy_prev setup shared by its scenarios: DELAY_DEQUEUE off, the
+ * spinners running, then the three arms.  Reports the test as failed
+ * (or errored) and returns non-zero when something went wrong.
+ */
+static int busy_prev_arms(struct pp_opts *o, const struct layout *l,
+			  const char *name, struct dist d[3])
+{
+	int ret;
+
+	ret = set_delay_dequeue(true);
+	if (!ret)
+		ret = pp_spinners_start(&l->spin);
+	if (ret < 0) {
+		ksft_test_result_error("%s: setup: %s\n", name, strerror(-ret));
+		set_delay_dequeue(false);
+		return ret;
+	}
+	ret = three_arms(o, &l->spin, name, d);
+	pp_spinners_stop();
+	set_delay_dequeue(false);
+	if (ret)
+		ksft_test_result_fail("%s\n", name);
+	return ret;
+}
+
 static void test_busy_prev(enum pp_load load, bool high)
 {
 	char name[64];
 	struct layout l;
 	struct pp_opts o;
 	struct dist d[3];
-	int ret;
 
 	snprintf(name, sizeof(name), "%s_busy_prev_waker_%s",
 		 pp_load_name(load), high ? "high" : "low");
@@ -344,20 +369,8 @@ static void test_busy_prev(enum pp_load load, bool high)
 	ksft_print_msg("%s: waker on cpu%d, spinners on %d CPU(s), wakee hops to cpu%d\n",
 		       name, l.waker, CPU_COUNT(&l.spin), l.hop);
 
-	ret = set_delay_dequeue(true);
-	if (!ret)
-		ret = pp_spinners_start(&l.spin);
-	if (ret < 0) {
-		ksft_test_result_error("%s: setup: %s\n", name, strerror(-ret));
+	if (busy_prev_arms(&o, &l, name, d))
 		return;
-	}
-	ret = three_arms(&o, &l.spin, name, d);
-	pp_spinners_stop();
-	set_delay_dequeue(false);
-	if (ret) {
-		ksft_test_result_fail("%s\n", name);
-		return;
-	}
 
 	if (!l.smt) {
 		ksft_print_msg("%s: no SMT: expecting no change\n", name);
@@ -432,7 +445,6 @@ static void test_affinity(enum pp_load load)
 	struct pp_opts o;
 	struct dist d[3];
 	double on, off, b;
-	int ret;
 
 	snprintf(name, sizeof(name), "%s_affinity_excludes_core",
 		 pp_load_name(load));
@@ -448,20 +460,8 @@ static void test_affinity(enum pp_load load)
 	o.wakee_hop_cpu = l.hop;
 	o.wakee_sleeps_first = true;
 
-	ret = set_delay_dequeue(true);
-	if (!ret)
-		ret = pp_spinners_start(&l.spin);
-	if (ret < 0) {
-		ksft_test_result_error("%s: setup: %s\n", name, strerror(-ret));
+	if (busy_prev_arms(&o, &l, name, d))
 		return;
-	}
-	ret = three_arms(&o, &l.spin, name, d);
-	pp_spinners_stop();
-	set_delay_dequeue(false);
-	if (ret) {
-		ksft_test_result_fail("%s\n", name);
-		return;
-	}
 	on = pct(d[1].on_idle, d[1].n);
 	off = (pct(d[0].on_idle, d[0].n) + pct(d[2].on_idle, d[2].n)) / 2;
 	b = band_counts(d[0].on_idle, d[0].n, d[2].on_idle, d[2].n);
