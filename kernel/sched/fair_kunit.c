@@ -9,6 +9,91 @@
  */
 #include <kunit/test.h>
 
+/* SIS_CACHE: the short-sleep average, reservations and the scan's pick. */
+
+static void short_sleep_avg_update(struct kunit *test)
+{
+	u64 avg = 0;
+	int i;
+
+	/* Short sleeps pull the average toward them, 1/8 at a time. */
+	__update_short_sleep_avg(&avg, 80000, 500000);
+	KUNIT_EXPECT_EQ(test, avg, 10000ULL);
+	for (i = 0; i < 100; i++)
+		__update_short_sleep_avg(&avg, 80000, 500000);
+	KUNIT_EXPECT_GE(test, avg, 79000ULL);
+	KUNIT_EXPECT_LE(test, avg, 80000ULL);
+
+	/* A sleep of exactly the limit is long: it halves the average. */
+	avg = 80000;
+	__update_short_sleep_avg(&avg, 500000, 500000);
+	KUNIT_EXPECT_EQ(test, avg, 40000ULL);
+
+	/* Long sleeps decay it to nothing, so the task stops reserving. */
+	for (i = 0; i < 64; i++)
+		__update_short_sleep_avg(&avg, 10000000, 500000);
+	KUNIT_EXPECT_EQ(test, avg, 0ULL);
+}
+
+static void short_sleep_avg_limit(struct kunit *test)
+{
+	u64 avg = 0;
+	int i;
+
+	/* With a lower limit (migration_cost_ns), the same sleep is long. */
+	for (i = 0; i < 20; i++)
+		__update_short_sleep_avg(&avg, 80000, 500000);
+	KUNIT_EXPECT_GT(test, avg, 0ULL);
+	__update_short_sleep_avg(&avg, 80000, 50000);
+	KUNIT_EXPECT_LT(test, avg, 80000ULL / 2 + 1);
+}
+
+static void sis_reserve_monotonic(struct kunit *test)
+{
+	/* None yet: now + avg. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(0, 1000, 300), 1300ULL);
+	/* A later, shorter reservation does not cut an earlier one. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 1100, 100), 1300ULL);
+	/* A later, longer one extends it. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 1200, 500), 1700ULL);
+	/* An expired one is replaced. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 5000, 50), 5050ULL);
+}
+
+static void sis_reserved_predicate(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, __sis_cpu_reserved(1000, 1300));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(1300, 1300));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(2000, 1300));
+	/* Never reserved. */
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(5, 0));
+}
+
+/* Work conservation: an idle CPU, reserved or not, beats no answer. */
+static void sis_pick_fallback(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, __sis_pick(3, -1), 3);
+	KUNIT_EXPECT_EQ(test, __sis_pick(3, 1), 3);
+	KUNIT_EXPECT_EQ(test, __sis_pick(-1, 1), 1);
+	KUNIT_EXPECT_EQ(test, __sis_pick(-1, -1), -1);
+}
+
+static struct kunit_case sched_fair_sis_cache_cases[] = {
+	KUNIT_CASE(short_sleep_avg_update),
+	KUNIT_CASE(short_sleep_avg_limit),
+	KUNIT_CASE(sis_reserve_monotonic),
+	KUNIT_CASE(sis_reserved_predicate),
+	KUNIT_CASE(sis_pick_fallback),
+	{}
+};
+
+static struct kunit_suite sched_fair_sis_cache_suite = {
+	.name = "sched_fair_sis_cache",
+	.test_cases = sched_fair_sis_cache_cases,
+};
+
+kunit_test_suite(sched_fair_sis_cache_suite);
+
 #ifdef CONFIG_SCHED_SMT
 
 #define SIS_TEST_CPUS	4
