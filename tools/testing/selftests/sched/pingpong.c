@@ -98,7 +98,7 @@ static void on_alarm(int sig)
 }
 
 /* Wait until @pid is blocked: state S or D in /proc/<pid>/stat. */
-static int wait_asleep(pid_t pid)
+int pp_wait_asleep(pid_t pid)
 {
 	char path[64], buf[256], *p;
 	int fd, tries;
@@ -218,7 +218,7 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	for (i = 0; i < total; i++) {
 		if (i == o->warmup)
 			t0 = now();
-		if (o->wakee_sleeps_first && wait_asleep(sh->wakee))
+		if (o->wakee_sleeps_first && pp_wait_asleep(sh->wakee))
 			return 12;
 		__atomic_store_n(&sh->waker_cpu, sched_getcpu(), __ATOMIC_RELAXED);
 		if (xfer(fd[1], true) || xfer(fd[0], false))

@@ -65,6 +65,12 @@ const char *pp_load_name(enum pp_load load);
 int pp_run(const struct pp_opts *o, struct pp_result *r);
 
 /*
+ * Wait until task  (a thread id works too) is blocked: state S or D
+ * in /proc/<pid>/stat.  0, or -1 when it does not happen.
+ */
+int pp_wait_asleep(pid_t pid);
+
+/*
  * Spinners: busy loops pinned one per CPU of @cpus, for making CPUs busy.
  * Returns the number started, or -errno.  pp_spinners_stop() kills them;
  * it also runs at exit.

@@ -78,22 +78,27 @@ int sched_feature_get(const char *name)
 	return -ENOENT;
 }
 
-/* Async-signal-safe: used from the restore path. */
-int sched_features_write_raw(const char *token)
+/* Async-signal-safe (no stdio): used from the restore path. */
+static int write_path(const char *path, const char *value)
 {
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open(SCHED_FEATURES_PATH, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, token, strlen(token));
+	n = write(fd, value, strlen(value));
 	if (n < 0)
 		ret = -errno;
-	else if ((size_t)n != strlen(token))
+	else if ((size_t)n != strlen(value))
 		ret = -EIO;
 	close(fd);
 	return ret;
+}
+
+int sched_features_write_raw(const char *token)
+{
+	return write_path(SCHED_FEATURES_PATH, token);
 }
 
 int sched_feature_set(const char *name, bool on)
@@ -106,14 +111,107 @@ int sched_feature_set(const char *name, bool on)
 	return sched_features_write_raw(tok);
 }
 
+static void register_restore(void);
+
+/*
+ * Tunables next to the features file (e.g. migration_cost_ns): saved
+ * values are written back by sched_features_restore(), so at exit and on
+ * the same signals.
+ */
+#define SCHED_TUNABLES_MAX	8
+
+static struct {
+	char path[96];
+	char value[32];
+} tunables[SCHED_TUNABLES_MAX];
+static int nr_tunables;
+
+static int tunable_path(const char *name, char *path, size_t len)
+{
+	if (strchr(name, '/') ||
+	    snprintf(path, len, "%s/%s", SCHED_DEBUGFS_DIR, name) >= (int)len)
+		return -EINVAL;
+	return 0;
+}
+
+int sched_tunable_get(const char *name, long long *val)
+{
+	char path[96], buf[32];
+	ssize_t n;
+	int fd, ret;
+
+	ret = tunable_path(name, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	buf[n > 0 ? n : 0] = '\0';
+	if (sscanf(buf, "%lld", val) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+int sched_tunable_set(const char *name, long long val)
+{
+	char path[96], buf[32];
+	long long back;
+	int ret;
+
+	ret = tunable_path(name, path, sizeof(path));
+	if (ret)
+		return ret;
+	snprintf(buf, sizeof(buf), "%lld", val);
+	ret = write_path(path, buf);
+	if (!ret && (sched_tunable_get(name, &back) || back != val))
+		ret = -EIO;
+	return ret;
+}
+
+int sched_tunable_save(const char *name)
+{
+	long long val;
+	int i, ret;
+
+	if (nr_tunables == SCHED_TUNABLES_MAX)
+		return -E2BIG;
+	ret = sched_tunable_get(name, &val);
+	if (ret)
+		return ret;
+	i = nr_tunables;
+	tunable_path(name, tunables[i].path, sizeof(tunables[i].path));
+	snprintf(tunables[i].value, sizeof(tunables[i].value), "%lld", val);
+	nr_tunables++;
+	register_restore();
+	return 0;
+}
+
+static int tunables_restore(void)
+{
+	int i, ret, first = 0;
+
+	for (i = 0; i < nr_tunables; i++) {
+		ret = write_path(tunables[i].path, tunables[i].value);
+		if (ret && !first)
+			first = ret;
+	}
+	return first;
+}
+
 int sched_features_restore(void)
 {
 	char tok[SCHED_FEATURE_NAME_MAX + 4];
 	int i, ret, first = 0;
 	size_t off, len;
 
+	first = tunables_restore();
 	if (!saved_valid)
-		return 0;
+		return first;
 	for (i = 0; i < saved.nr; i++) {
 		/* No stdio here: this runs from signal handlers too. */
 		off = saved.on[i] ? 0 : 3;
@@ -140,25 +238,31 @@ static void restore_on_signal(int sig)
 	raise(sig);
 }
 
-int sched_features_save(void)
+static void register_restore(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	static bool registered;
 	struct sigaction sa = { .sa_handler = restore_on_signal };
 	unsigned int i;
+
+	if (registered)
+		return;
+	registered = true;
+	atexit(restore_at_exit);
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int sched_features_save(void)
+{
 	int ret;
 
 	ret = sched_features_read(&saved);
 	if (ret)
 		return ret;
 	saved_valid = true;
-	if (registered)
-		return 0;
-	registered = true;
-	atexit(restore_at_exit);
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
+	register_restore();
 	return 0;
 }
 

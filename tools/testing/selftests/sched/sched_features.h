@@ -13,7 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SCHED_FEATURES_PATH	"/sys/kernel/debug/sched/features"
+#define SCHED_DEBUGFS_DIR	"/sys/kernel/debug/sched"
+#define SCHED_FEATURES_PATH	SCHED_DEBUGFS_DIR "/features"
 #define SCHED_FEATURES_MAX	64
 #define SCHED_FEATURE_NAME_MAX	48
 
@@ -41,8 +42,17 @@ int sched_features_write_raw(const char *token);
 /* Snapshot the current state and restore it at exit or on a signal. */
 int sched_features_save(void);
 
-/* Write the snapshot back.  Returns 0 or the first -errno. */
+/* Write the snapshot (and saved tunables) back.  Returns 0 or the first -errno. */
 int sched_features_restore(void);
+
+/*
+ * Numeric tunables in SCHED_DEBUGFS_DIR, e.g. "migration_cost_ns".  Set
+ * reads the value back.  Save records the current value, written back by
+ * sched_features_restore(), at exit and on the signals above.  0 or -errno.
+ */
+int sched_tunable_get(const char *name, long long *val);
+int sched_tunable_set(const char *name, long long val);
+int sched_tunable_save(const char *name);
 
 /* Names whose state differs between @a and @b, comma-separated, in @buf. */
 int sched_features_diff(const struct sched_features *a,

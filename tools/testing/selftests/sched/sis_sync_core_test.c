@@ -50,9 +50,11 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "kmsg.h"
 #include "pingpong.h"
 #include "sched_features.h"
 #include "sched_topology.h"
+#include "stats.h"
 
 #define FEATURE		"SIS_SYNC_CORE"
 
@@ -76,11 +78,6 @@ struct dist {
 	int outside;			/* wakee outside its allowed CPUs */
 };
 
-static double pct(int part, int n)
-{
-	return n ? 100.0 * part / n : 0.0;
-}
-
 /* Percentages: same CPU, SMT sibling, other core, other LLC, idle CPU. */
 static void print_dist(const char *label, const struct dist *d)
 {
@@ -93,25 +90,9 @@ static void print_dist(const char *label, const struct dist *d)
 		       pct(d->on_idle, d->n));
 }
 
-/*
- * A/A band for one class: the larger of the two off arms' difference and
- * four standard errors of a difference of proportions, at least 5 points.
- */
-static double band_counts(int ca, int na, int cb, int nb)
-{
-	double pa = pct(ca, na), pb = pct(cb, nb);
-	double p = (pa + pb) / 200.0;
-	double se = 100.0 * sqrt(p * (1 - p) * (1.0 / na + 1.0 / nb));
-	double w = fabs(pa - pb);
-
-	if (4 * se > w)
-		w = 4 * se;
-	return w < 5.0 ? 5.0 : w;
-}
-
 static double band(const struct dist *a, const struct dist *b, int cls)
 {
-	return band_counts(a->cls[cls], a->n, b->cls[cls], b->n);
+	return aa_band(a->cls[cls], a->n, b->cls[cls], b->n);
 }
 
 static int set_feature(bool on)
@@ -158,30 +139,6 @@ static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 	}
 	print_dist(label, d);
 	return 0;
-}
-
-/* Warnings the kernel logged since @fd was opened at the end of the log. */
-static int kmsg_warnings(int fd)
-{
-	char rec[8192];
-	int nr = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	while ((n = read(fd, rec, sizeof(rec) - 1)) != 0) {
-		if (n < 0) {
-			if (errno == EPIPE)
-				continue;
-			break;
-		}
-		rec[n] = '\0';
-		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:")) {
-			ksft_print_msg("kernel: %s", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
-			nr++;
-		}
-	}
-	return nr;
 }
 
 static int topo_lowest(int cpu)
@@ -432,7 +389,7 @@ static void test_idle(enum pp_load load)
 			       name);
 	on = pct(d[1].moves, d[1].n);
 	off = (pct(d[0].moves, d[0].n) + pct(d[2].moves, d[2].n)) / 2;
-	b = band_counts(d[0].moves, d[0].n, d[2].moves, d[2].n);
+	b = aa_band(d[0].moves, d[0].n, d[2].moves, d[2].n);
 	ksft_print_msg("%s: wakee moved: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
 		       name, on, off, b);
 	ksft_test_result(fabs(on - off) <= b, "%s\n", name);
@@ -464,7 +421,7 @@ static void test_affinity(enum pp_load load)
 		return;
 	on = pct(d[1].on_idle, d[1].n);
 	off = (pct(d[0].on_idle, d[0].n) + pct(d[2].on_idle, d[2].n)) / 2;
-	b = band_counts(d[0].on_idle, d[0].n, d[2].on_idle, d[2].n);
+	b = aa_band(d[0].on_idle, d[0].n, d[2].on_idle, d[2].n);
 	ksft_print_msg("%s: wakee on an idle allowed CPU: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
 		       name, on, off, b);
 	ksft_print_msg("%s: wakeups outside the wakee's affinity: %d\n",
@@ -539,9 +496,7 @@ int main(int argc, char **argv)
 	if (delay_dequeue < 0)
 		delay_dequeue = -1;
 
-	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kmsg >= 0)
-		lseek(kmsg, 0, SEEK_END);
+	kmsg = kmsg_open_end();
 
 	ksft_set_plan(PP_NR_LOADS * 4 + 1);
 	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); %d rounds x %d runs per arm\n",

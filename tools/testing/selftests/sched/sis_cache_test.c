@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SIS_CACHE: does a short sleeper find its CPU free when it wakes up, and
+ * does anyone else pay for that?  Feature off vs on, in one boot.
+ *
+ * Actors, as threads, on four CPUs of one LLC chosen from the scheduler's
+ * topology: H0 and H1 on different cores (the sleeper's homes), P0 and P1
+ * (the stealer's previous CPUs), P_k not an SMT sibling of H_k, and a
+ * wakeup scan from P_k reaching H_k before H_{1-k}.
+ *
+ *  sleeper:  runs --run-us, sleeps --sleep-us (nanosleep), again; allowed
+ *            on H0 and H1.  Counted: wakeups, and how many ran on another
+ *            CPU than the one it went to sleep on (migrations; the others
+ *            got their previous CPU back).
+ *  stealer:  a task woken from a busy previous CPU, so that its wakeup
+ *            goes through select_idle_cpu(): before each wakeup it moves
+ *            to P_k (k: where the sleeper sleeps) and allows itself P_k,
+ *            H_k and H_{1-k}; the waker wakes it from P_k (sync, alone on
+ *            P_k).  The scan meets the sleeper's CPU first.  On waking it
+ *            runs --burst-us, longer than the sleeper's sleep, so a stolen
+ *            CPU is still busy when the sleeper wakes.  Counted: where it
+ *            ran - the sleeper's CPU, the other (free) home, or P_k, its
+ *            busy target (stacked).
+ *  waker:    parks on P_{1-k}, moves to P_k only once the stealer sleeps.
+ *
+ * migration_cost_ns is raised for the whole test (sleeps under emulation
+ * last milliseconds; only sleeps shorter than it count as short) and
+ * restored afterwards, as is every feature.
+ *
+ * Tests:
+ *  stolen_prev_<variant>: off vs on in four variants - as booted, with
+ *    SIS_SYNC_CORE on, with NO_DELAY_DEQUEUE, with NO_SIS_UTIL.  The
+ *    sleeper must migrate at least --ratio times less often with the
+ *    feature on (goal 10x); the stealer must not stack on its busy target
+ *    more often (beyond the A/A band of two "off" arms), and nobody may
+ *    run outside its affinity.  Off must produce a contest (>= 20% of
+ *    wakeups migrated), or the test fails for measuring nothing.
+ *  all_reserved_<variant>: two sleepers, one pinned on each home, sleeping
+ *    --long-sleep-us, so that every idle CPU the stealer may use is
+ *    reserved: with the feature on it must still get one of them as often
+ *    as with the feature off (work conservation) - as booted, with
+ *    NO_SIS_UTIL and with SIS_SYNC_CORE.
+ *  kernel_log_clean: no WARNING or BUG logged meanwhile.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+#include "kmsg.h"
+#include "pingpong.h"
+#include "sched_features.h"
+#include "sched_topology.h"
+#include "stats.h"
+
+#define FEATURE		"SIS_CACHE"
+#define MIGRATION_COST	"migration_cost_ns"
+#define GOAL_RATIO	10.0
+#define CONTEST_PCT	20.0
+
+static struct sched_topo topo;
+static int rounds = 400, warmup = 40, long_rounds = 120;
+static int run_us = 200, sleep_us = 2000, burst_us = 3000;
+static int long_sleep_us = 10000;
+static long long migration_cost = 50000000;
+/*
+ * Migrations with the feature off over migrations with it on, required.
+ * The goal is 10x; see the closing comment in main() for measured values.
+ */
+static double ratio = 5.0;
+static int init_delay_dequeue = -1, init_sis_util = -1;
+
+struct layout {
+	int h[2];	/* the sleeper's homes */
+	int p[2];	/* the stealer's busy previous CPUs */
+};
+
+static struct layout lay;
+
+/* Where a wakeup scan from @from + 1 meets @a or @b first. */
+static int scan_first(int from, int a, int b)
+{
+	int i, cpu, nr = topo.max_cpu + 1;
+
+	for (i = 1; i <= nr; i++) {
+		cpu = (from + i) % nr;
+		if (cpu == a || cpu == b)
+			return cpu;
+	}
+	return -1;
+}
+
+static bool layout_ok(const int c[4])
+{
+	int h0 = c[0], h1 = c[1], p0 = c[2], p1 = c[3];
+
+	if (h0 == h1 || h0 == p0 || h0 == p1 || h1 == p0 || h1 == p1 ||
+	    p0 == p1)
+		return false;
+	return !CPU_ISSET(h1, &topo.smt[h0]) &&
+	       !CPU_ISSET(p0, &topo.smt[h0]) &&
+	       !CPU_ISSET(p1, &topo.smt[h1]) &&
+	       scan_first(p0, h0, h1) == h0 && scan_first(p1, h0, h1) == h1;
+}
+
+/* In the LLC of the highest CPU (away from CPU 0's interrupts). */
+static int find_layout(void)
+{
+	const cpu_set_t *llc = &topo.llc[topo.max_cpu];
+	int cpus[SCHED_TOPO_MAX_CPUS], m = 0, i, a, b, c, d;
+	int t[4];
+
+	for (i = topo.max_cpu; i >= 0; i--)
+		if (CPU_ISSET(i, llc))
+			cpus[m++] = i;
+	for (a = 0; a < m; a++)
+		for (b = 0; b < m; b++)
+			for (c = 0; c < m; c++)
+				for (d = 0; d < m; d++) {
+					t[0] = cpus[a];
+					t[1] = cpus[b];
+					t[2] = cpus[c];
+					t[3] = cpus[d];
+					if (!layout_ok(t))
+						continue;
+					lay.h[0] = t[0];
+					lay.h[1] = t[1];
+					lay.p[0] = t[2];
+					lay.p[1] = t[3];
+					return 0;
+				}
+	return -1;
+}
+
+struct run {
+	bool pinned_sleepers;	/* two sleepers, one per home */
+	int sleep_us, rounds;
+	int cpipe[2], wpipe[2];
+	pid_t stealer_tid;
+	volatile int sleeper_cpu;	/* where the roaming sleeper sleeps */
+	volatile int round_p;		/* this round's P_k */
+	volatile int recording, stop;
+	/* results */
+	int s_n, s_mig, s_outside;
+	int c_n, c_on_s, c_on_f, c_on_p, c_other;
+};
+
+struct arm {
+	const char *name;
+	bool cache, sync_core;
+	int delay_dequeue, sis_util;	/* -1: as booted */
+};
+
+struct counts {
+	int s_n, s_mig, s_outside;
+	int c_n, c_on_s, c_on_f, c_on_p, c_other;
+};
+
+static void spin_us(int us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000000L +
+		 (b.tv_nsec - a.tv_nsec) / 1000 < us);
+}
+
+static void sleep_for_us(int us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int pin(int a, int b, int c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	if (c >= 0)
+		CPU_SET(c, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int xfer(int fd, bool out)
+{
+	char c = 'x';
+	ssize_t n;
+
+	do {
+		n = out ? write(fd, &c, 1) : read(fd, &c, 1);
+	} while (n < 0 && errno == EINTR);
+	return n == 1 ? 0 : -1;
+}
+
+struct sleeper_arg {
+	struct run *r;
+	int home;	/* -1: roaming over both homes */
+	bool counts;	/* this one ends the run and is counted */
+};
+
+static void *sleeper(void *arg)
+{
+	struct sleeper_arg *a = arg;
+	struct run *r = a->r;
+	int i, before, after;
+
+	if (a->home >= 0 ? pin(a->home, -1, -1) : pin(lay.h[0], lay.h[1], -1))
+		return (void *)-1L;
+	for (i = 0; i < warmup + r->rounds && !r->stop; i++) {
+		if (a->counts && i == warmup)
+			r->recording = 1;
+		spin_us(run_us);
+		before = sched_getcpu();
+		if (a->home < 0)
+			r->sleeper_cpu = before;
+		sleep_for_us(r->sleep_us);
+		after = sched_getcpu();
+		if (!a->counts || i < warmup)
+			continue;
+		r->s_n++;
+		r->s_mig += after != before;
+		r->s_outside += after != lay.h[0] && after != lay.h[1];
+	}
+	if (a->counts)
+		r->stop = 1;
+	return NULL;
+}
+
+static void *stealer(void *arg)
+{
+	struct run *r = arg;
+	int k, s, f, p, cpu;
+
+	r->stealer_tid = gettid();
+	while (!r->stop) {
+		k = !r->pinned_sleepers && r->sleeper_cpu == lay.h[1];
+		s = lay.h[k];
+		f = lay.h[!k];
+		p = lay.p[k];
+		if (pin(p, -1, -1) || pin(p, s, f))
+			return (void *)-1L;
+		r->round_p = p;
+		if (xfer(r->wpipe[1], true) || xfer(r->cpipe[0], false))
+			return (void *)-1L;
+		if (r->stop)
+			break;
+		cpu = sched_getcpu();
+		if (r->recording) {
+			r->c_n++;
+			r->c_on_s += cpu == s;
+			r->c_on_f += cpu == f;
+			r->c_on_p += cpu == p;
+			r->c_other += cpu != s && cpu != f && cpu != p;
+		}
+		spin_us(burst_us);
+	}
+	return NULL;
+}
+
+static void *waker(void *arg)
+{
+	struct run *r = arg;
+	int p, q;
+
+	if (pin(lay.p[1], -1, -1))
+		return (void *)-1L;
+	for (;;) {
+		if (xfer(r->wpipe[0], false) || r->stop)
+			break;
+		p = r->round_p;
+		q = p == lay.p[0] ? lay.p[1] : lay.p[0];
+		/* Park off P_k until the stealer sleeps there alone. */
+		if (pin(q, -1, -1))
+			return (void *)-1L;
+		if (pp_wait_asleep(r->stealer_tid)) {
+			if (r->stop)	/* it has exited */
+				break;
+			return (void *)-1L;
+		}
+		if (pin(p, -1, -1))
+			return (void *)-1L;
+		if (xfer(r->cpipe[1], true))
+			return (void *)-1L;
+	}
+	return NULL;
+}
+
+static int set_flag(const char *name, int on)
+{
+	int ret;
+
+	if (on < 0)
+		return 0;
+	ret = sched_feature_set(name, on);
+	if (!ret && sched_feature_get(name) != on)
+		ret = -EIO;
+	if (ret)
+		ksft_print_msg("cannot set %s%s: %s\n", on ? "" : "NO_", name,
+			       strerror(-ret));
+	return ret;
+}
+
+static int apply_arm(const struct arm *a)
+{
+	int dd = a->delay_dequeue >= 0 ? a->delay_dequeue : init_delay_dequeue;
+	int su = a->sis_util >= 0 ? a->sis_util : init_sis_util;
+
+	return set_flag(FEATURE, a->cache) ?:
+	       set_flag("SIS_SYNC_CORE", a->sync_core) ?:
+	       set_flag("DELAY_DEQUEUE", dd) ?:
+	       set_flag("SIS_UTIL", su);
+}
+
+/* One arm: the actors run until the counted sleeper is done. */
+static int measure(const struct arm *a, bool pinned, const char *scenario,
+		   struct counts *out)
+{
+	struct sleeper_arg sa[2];
+	pthread_t ts[2], tc, tw;
+	struct run r;
+	void *rc[4] = { NULL, NULL, NULL, NULL };
+	int i, nr_sleepers = pinned ? 2 : 1, ret;
+
+	ret = apply_arm(a);
+	if (ret)
+		return ret;
+	memset(&r, 0, sizeof(r));
+	r.pinned_sleepers = pinned;
+	r.sleep_us = pinned ? long_sleep_us : sleep_us;
+	r.rounds = pinned ? long_rounds : rounds;
+	r.sleeper_cpu = lay.h[0];
+	if (pipe(r.cpipe) || pipe(r.wpipe))
+		return -errno;
+
+	if (pthread_create(&tc, NULL, stealer, &r))
+		return -EAGAIN;
+	if (pthread_create(&tw, NULL, waker, &r))
+		ksft_exit_fail_msg("cannot start the waker thread\n");
+	for (i = 0; i < nr_sleepers; i++) {
+		sa[i].r = &r;
+		sa[i].home = pinned ? lay.h[i] : -1;
+		sa[i].counts = i == 0;
+		if (pthread_create(&ts[i], NULL, sleeper, &sa[i]))
+			ksft_exit_fail_msg("cannot start a sleeper thread\n");
+	}
+	for (i = 0; i < nr_sleepers; i++)
+		pthread_join(ts[i], &rc[i]);
+	r.stop = 1;
+	xfer(r.wpipe[1], true);
+	xfer(r.cpipe[1], true);
+	pthread_join(tc, &rc[2]);
+	pthread_join(tw, &rc[3]);
+	close(r.cpipe[0]);
+	close(r.cpipe[1]);
+	close(r.wpipe[0]);
+	close(r.wpipe[1]);
+	for (i = 0; i < 4; i++)
+		if (rc[i])
+			ret = -EIO;
+	if (ret) {
+		ksft_print_msg("%s %s: an actor failed (affinity or pipe)\n",
+			       scenario, a->name);
+		return ret;
+	}
+
+	out->s_n = r.s_n;
+	out->s_mig = r.s_mig;
+	out->s_outside = r.s_outside;
+	out->c_n = r.c_n;
+	out->c_on_s = r.c_on_s;
+	out->c_on_f = r.c_on_f;
+	out->c_on_p = r.c_on_p;
+	out->c_other = r.c_other;
+	ksft_print_msg("%-13s %-26s sleeper n=%-4d migrated %5.1f%% prev-cpu %5.1f%% | stealer n=%-4d on-sleeper's %5.1f%% other-home %5.1f%% stacked %5.1f%% elsewhere %d\n",
+		       scenario, a->name, r.s_n, pct(r.s_mig, r.s_n),
+		       pct(r.s_n - r.s_mig, r.s_n), r.c_n,
+		       pct(r.c_on_s, r.c_n), pct(r.c_on_f, r.c_n),
+		       pct(r.c_on_p, r.c_n), r.c_other);
+	return 0;
+}
+
+static bool affinity_kept(const char *name, const struct counts *c, int nr)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < nr; i++)
+		bad += c[i].s_outside + c[i].c_other;
+	if (bad)
+		ksft_print_msg("%s: %d wakeup(s) outside the allowed CPUs\n",
+			       name, bad);
+	return !bad;
+}
+
+/* Stacked with the feature on vs off, within the A/A band @band. */
+static bool conserved(const char *name, const struct counts *off,
+		      const struct counts *on, double band)
+{
+	double s_off = pct(off->c_on_p, off->c_n), s_on = pct(on->c_on_p, on->c_n);
+
+	ksft_print_msg("%s: stealer stacked on its busy target: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
+		       name, s_on, s_off, band);
+	return s_on <= s_off + band;
+}
+
+static void stolen_prev(const char *variant, double band,
+			const struct counts *c_off, const struct counts *c_on)
+{
+	char name[64];
+	double m_off, m_on, got;
+	bool ok;
+
+	snprintf(name, sizeof(name), "stolen_prev_%s", variant);
+	m_off = pct(c_off->s_mig, c_off->s_n);
+	/* No migration at all with the feature on: bound it by one. */
+	m_on = pct(c_on->s_mig ? c_on->s_mig : 1, c_on->s_n);
+	got = m_on > 0 ? m_off / m_on : 0;
+	ksft_print_msg("%s: sleeper migrated: off %.1f%%, on %.1f%% (%d of %d): %s%.1fx fewer (goal %.0fx, threshold %.1fx)\n",
+		       name, m_off, pct(c_on->s_mig, c_on->s_n), c_on->s_mig,
+		       c_on->s_n, c_on->s_mig ? "" : ">= ", got, GOAL_RATIO,
+		       ratio);
+	ksft_print_msg("%s: sleeper got its previous CPU back: off %.1f%%, on %.1f%%\n",
+		       name, 100.0 - m_off, 100.0 - pct(c_on->s_mig, c_on->s_n));
+	ok = m_off >= CONTEST_PCT;
+	if (!ok)
+		ksft_print_msg("%s: off migrated only %.1f%% (< %.0f%%): no contest, nothing measured\n",
+			       name, m_off, CONTEST_PCT);
+	ok &= got >= ratio;
+	ok &= conserved(name, c_off, c_on, band);
+	ok &= affinity_kept(name, c_off, 1) & affinity_kept(name, c_on, 1);
+	ksft_test_result(ok, "%s\n", name);
+}
+
+static void test_stolen_prev(void)
+{
+	static const struct arm arms[] = {
+		{ "off",			false, false, -1, -1 },
+		{ "SIS_CACHE",			true,  false, -1, -1 },
+		{ "off (A/A)",			false, false, -1, -1 },
+		{ "SIS_SYNC_CORE",		false, true,  -1, -1 },
+		{ "SIS_SYNC_CORE+SIS_CACHE",	true,  true,  -1, -1 },
+		{ "NO_DELAY_DEQUEUE",		false, false,  0, -1 },
+		{ "NO_DELAY_DEQUEUE+SIS_CACHE",	true,  false,  0, -1 },
+		{ "NO_SIS_UTIL",		false, false, -1,  0 },
+		{ "NO_SIS_UTIL+SIS_CACHE",	true,  false, -1,  0 },
+	};
+	static const char * const variants[] = {
+		"as_booted", "sync_core", "no_delay_dequeue", "no_sis_util",
+	};
+	struct counts c[ARRAY_SIZE(arms)];
+	unsigned int i, nr = ARRAY_SIZE(arms);
+	double band;
+
+	for (i = 0; i < nr; i++) {
+		if (measure(&arms[i], false, "stolen_prev", &c[i])) {
+			memset(&c[i], 0, sizeof(c[i]));
+			nr = i;
+			break;
+		}
+	}
+	band = nr > 2 ? aa_band(c[0].c_on_p, c[0].c_n, c[2].c_on_p, c[2].c_n) : 0;
+	for (i = 0; i < ARRAY_SIZE(variants); i++) {
+		unsigned int o = i ? 1 + 2 * i : 0, n = i ? o + 1 : 1;
+
+		if (n >= nr) {
+			ksft_test_result_error("stolen_prev_%s: arm failed\n",
+					       variants[i]);
+			continue;
+		}
+		stolen_prev(variants[i], band, &c[o], &c[n]);
+	}
+}
+
+static void test_all_reserved(void)
+{
+	static const struct arm arms[] = {
+		{ "off",			false, false, -1, -1 },
+		{ "SIS_CACHE",			true,  false, -1, -1 },
+		{ "off (A/A)",			false, false, -1, -1 },
+		{ "NO_SIS_UTIL+SIS_CACHE",	true,  false, -1,  0 },
+		{ "SIS_SYNC_CORE+SIS_CACHE",	true,  true,  -1, -1 },
+	};
+	static const char * const variants[] = {
+		"as_booted", "no_sis_util", "sync_core",
+	};
+	struct counts c[ARRAY_SIZE(arms)];
+	unsigned int i;
+	double band, idle_off, idle_on;
+	char name[64];
+	bool ok;
+
+	for (i = 0; i < ARRAY_SIZE(arms); i++) {
+		if (measure(&arms[i], true, "all_reserved", &c[i])) {
+			for (i = 0; i < ARRAY_SIZE(variants); i++)
+				ksft_test_result_error("all_reserved_%s: arm failed\n",
+						       variants[i]);
+			return;
+		}
+	}
+	band = aa_band(c[0].c_on_p, c[0].c_n, c[2].c_on_p, c[2].c_n);
+	idle_off = (pct(c[0].c_on_s + c[0].c_on_f, c[0].c_n) +
+		    pct(c[2].c_on_s + c[2].c_on_f, c[2].c_n)) / 2;
+	for (i = 0; i < ARRAY_SIZE(variants); i++) {
+		const struct counts *on = &c[i ? i + 2 : 1];
+
+		snprintf(name, sizeof(name), "all_reserved_%s", variants[i]);
+		idle_on = pct(on->c_on_s + on->c_on_f, on->c_n);
+		ksft_print_msg("%s: stealer on an idle home: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
+			       name, idle_on, idle_off, band);
+		ok = idle_on >= idle_off - band;
+		ok &= conserved(name, &c[0], on, band);
+		ok &= affinity_kept(name, on, 1);
+		ksft_test_result(ok, "%s\n", name);
+	}
+}
+
+static void print_help(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [options]\n"
+		"  --rounds N          counted sleeper wakeups per arm (default %d)\n"
+		"  --warmup N          uncounted wakeups first (default %d)\n"
+		"  --sleep-us US       sleeper's sleep (default %d)\n"
+		"  --run-us US         sleeper's run between sleeps (default %d)\n"
+		"  --burst-us US       stealer's run after a wakeup (default %d)\n"
+		"  --long-sleep-us US  sleep in the all_reserved tests (default %d)\n"
+		"  --long-rounds N     wakeups per arm there (default %d)\n"
+		"  --migration-cost NS %s during the test (default %lld)\n"
+		"  --ratio X           fewer migrations required with %s on\n"
+		"                      (default %.1f, goal %.0f)\n",
+		prog, rounds, warmup, sleep_us, run_us, burst_us,
+		long_sleep_us, long_rounds, MIGRATION_COST, migration_cost,
+		FEATURE, ratio, GOAL_RATIO);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rounds",		required_argument, NULL, 'r' },
+		{ "warmup",		required_argument, NULL, 'w' },
+		{ "sleep-us",		required_argument, NULL, 's' },
+		{ "run-us",		required_argument, NULL, 'u' },
+		{ "burst-us",		required_argument, NULL, 'b' },
+		{ "long-sleep-us",	required_argument, NULL, 'l' },
+		{ "long-rounds",	required_argument, NULL, 'L' },
+		{ "migration-cost",	required_argument, NULL, 'm' },
+		{ "ratio",		required_argument, NULL, 'x' },
+		{ "help",		no_argument,       NULL, 'h' },
+		{ }
+	};
+	const char *why;
+	long long old_cost;
+	int c, kmsg, warn;
+
+	while ((c = getopt_long(argc, argv, "r:w:s:u:b:l:L:m:x:h", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r': rounds = atoi(optarg); break;
+		case 'w': warmup = atoi(optarg); break;
+		case 's': sleep_us = atoi(optarg); break;
+		case 'u': run_us = atoi(optarg); break;
+		case 'b': burst_us = atoi(optarg); break;
+		case 'l': long_sleep_us = atoi(optarg); break;
+		case 'L': long_rounds = atoi(optarg); break;
+		case 'm': migration_cost = atoll(optarg); break;
+		case 'x': ratio = atof(optarg); break;
+		default:
+			print_help(argv[0]);
+			return c == 'h' ? 0 : KSFT_FAIL;
+		}
+	}
+	if (rounds < 1 || warmup < 0 || long_rounds < 1 || sleep_us < 1 ||
+	    run_us < 0 || burst_us < 0 || long_sleep_us < 1 ||
+	    migration_cost < 1 || ratio <= 0) {
+		print_help(argv[0]);
+		return KSFT_FAIL;
+	}
+
+	ksft_print_header();
+	why = sched_features_unusable();
+	if (why)
+		ksft_exit_skip("%s\n", why);
+	if (sched_feature_get(FEATURE) < 0)
+		ksft_exit_skip("no %s in %s (kernel without the series)\n",
+			       FEATURE, SCHED_FEATURES_PATH);
+	if (sched_tunable_get(MIGRATION_COST, &old_cost))
+		ksft_exit_skip("no %s/%s\n", SCHED_DEBUGFS_DIR, MIGRATION_COST);
+	if (sched_topo_read(&topo, &why))
+		ksft_exit_skip("%s\n", why);
+	if (find_layout())
+		ksft_exit_skip("needs an LLC with 4 CPUs on 2 cores, P_k off H_k's core\n");
+	if (sched_features_save() || sched_tunable_save(MIGRATION_COST))
+		ksft_exit_fail_msg("cannot save sched features and tunables\n");
+	init_delay_dequeue = sched_feature_get("DELAY_DEQUEUE");
+	init_sis_util = sched_feature_get("SIS_UTIL");
+	if (init_delay_dequeue < 0)
+		init_delay_dequeue = -1;
+	if (init_sis_util < 0)
+		init_sis_util = -1;
+	if (sched_tunable_set(MIGRATION_COST, migration_cost))
+		ksft_exit_fail_msg("cannot set %s\n", MIGRATION_COST);
+
+	kmsg = kmsg_open_end();
+	ksft_set_plan(4 + 3 + 1);
+	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes cpu%d cpu%d, stealer's targets cpu%d cpu%d\n",
+		       topo.nr_cpus, sched_topo_smt_width(&topo),
+		       sched_topo_nr_llcs(&topo), lay.h[0], lay.h[1],
+		       lay.p[0], lay.p[1]);
+	ksft_print_msg("%s %lld (was %lld); sleeper %d us asleep, %d us running; stealer bursts %d us\n",
+		       MIGRATION_COST, migration_cost, old_cost, sleep_us,
+		       run_us, burst_us);
+
+	test_stolen_prev();
+	test_all_reserved();
+
+	warn = kmsg_warnings(kmsg);
+	if (kmsg < 0)
+		ksft_test_result_skip("kernel_log_clean: cannot read /dev/kmsg\n");
+	else
+		ksft_test_result(!warn, "kernel_log_clean\n");
+	if (sched_features_restore())
+		ksft_print_msg("warning: could not restore every sched feature and tunable\n");
+	ksft_finished();
+}
