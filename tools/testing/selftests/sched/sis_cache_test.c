@@ -72,9 +72,10 @@ static int long_sleep_us = 10000;
 static long long migration_cost = 50000000;
 /*
  * Migrations with the feature off over migrations with it on, required.
- * The goal is 10x; see the closing comment in main() for measured values.
+ * TCG guests measured 54-285x (smt, llc2, flat; every variant), so the
+ * goal of 10x is the threshold, with a margin of 5x below the lowest.
  */
-static double ratio = 5.0;
+static double ratio = GOAL_RATIO;
 static int init_delay_dequeue = -1, init_sis_util = -1;
 
 struct layout {
@@ -82,7 +83,13 @@ struct layout {
 	int p[2];	/* the stealer's busy previous CPUs */
 };
 
-static struct layout lay;
+/*
+ * lay: P_k off H_k's core (the wakeup scan meets H_k first).  lay_sib, with
+ * SMT: P_k an SMT sibling of H_k, so that SIS_SYNC_CORE's probe from the
+ * waker on P_k meets the sleeper's CPU; used by the SIS_SYNC_CORE arms.
+ */
+static struct layout lay, lay_sib, cur;
+static bool have_sib;
 
 /* Where a wakeup scan from @from + 1 meets @a or @b first. */
 static int scan_first(int from, int a, int b)
@@ -97,7 +104,7 @@ static int scan_first(int from, int a, int b)
 	return -1;
 }
 
-static bool layout_ok(const int c[4])
+static bool layout_ok(const int c[4], bool sib)
 {
 	int h0 = c[0], h1 = c[1], p0 = c[2], p1 = c[3];
 
@@ -105,13 +112,13 @@ static bool layout_ok(const int c[4])
 	    p0 == p1)
 		return false;
 	return !CPU_ISSET(h1, &topo.smt[h0]) &&
-	       !CPU_ISSET(p0, &topo.smt[h0]) &&
-	       !CPU_ISSET(p1, &topo.smt[h1]) &&
+	       !!CPU_ISSET(p0, &topo.smt[h0]) == sib &&
+	       !!CPU_ISSET(p1, &topo.smt[h1]) == sib &&
 	       scan_first(p0, h0, h1) == h0 && scan_first(p1, h0, h1) == h1;
 }
 
 /* In the LLC of the highest CPU (away from CPU 0's interrupts). */
-static int find_layout(void)
+static int find_layout(struct layout *l, bool sib)
 {
 	const cpu_set_t *llc = &topo.llc[topo.max_cpu];
 	int cpus[SCHED_TOPO_MAX_CPUS], m = 0, i, a, b, c, d;
@@ -128,12 +135,12 @@ static int find_layout(void)
 					t[1] = cpus[b];
 					t[2] = cpus[c];
 					t[3] = cpus[d];
-					if (!layout_ok(t))
+					if (!layout_ok(t, sib))
 						continue;
-					lay.h[0] = t[0];
-					lay.h[1] = t[1];
-					lay.p[0] = t[2];
-					lay.p[1] = t[3];
+					l->h[0] = t[0];
+					l->h[1] = t[1];
+					l->p[0] = t[2];
+					l->p[1] = t[3];
 					return 0;
 				}
 	return -1;
@@ -218,7 +225,7 @@ static void *sleeper(void *arg)
 	struct run *r = a->r;
 	int i, before, after;
 
-	if (a->home >= 0 ? pin(a->home, -1, -1) : pin(lay.h[0], lay.h[1], -1))
+	if (a->home >= 0 ? pin(a->home, -1, -1) : pin(cur.h[0], cur.h[1], -1))
 		return (void *)-1L;
 	for (i = 0; i < warmup + r->rounds && !r->stop; i++) {
 		if (a->counts && i == warmup)
@@ -233,7 +240,7 @@ static void *sleeper(void *arg)
 			continue;
 		r->s_n++;
 		r->s_mig += after != before;
-		r->s_outside += after != lay.h[0] && after != lay.h[1];
+		r->s_outside += after != cur.h[0] && after != cur.h[1];
 	}
 	if (a->counts)
 		r->stop = 1;
@@ -247,10 +254,10 @@ static void *stealer(void *arg)
 
 	r->stealer_tid = gettid();
 	while (!r->stop) {
-		k = !r->pinned_sleepers && r->sleeper_cpu == lay.h[1];
-		s = lay.h[k];
-		f = lay.h[!k];
-		p = lay.p[k];
+		k = !r->pinned_sleepers && r->sleeper_cpu == cur.h[1];
+		s = cur.h[k];
+		f = cur.h[!k];
+		p = cur.p[k];
 		if (pin(p, -1, -1) || pin(p, s, f))
 			return (void *)-1L;
 		r->round_p = p;
@@ -276,13 +283,13 @@ static void *waker(void *arg)
 	struct run *r = arg;
 	int p, q;
 
-	if (pin(lay.p[1], -1, -1))
+	if (pin(cur.p[1], -1, -1))
 		return (void *)-1L;
 	for (;;) {
 		if (xfer(r->wpipe[0], false) || r->stop)
 			break;
 		p = r->round_p;
-		q = p == lay.p[0] ? lay.p[1] : lay.p[0];
+		q = p == cur.p[0] ? cur.p[1] : cur.p[0];
 		/* Park off P_k until the stealer sleeps there alone. */
 		if (pin(q, -1, -1))
 			return (void *)-1L;
@@ -338,11 +345,12 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 	ret = apply_arm(a);
 	if (ret)
 		return ret;
+	cur = a->sync_core && have_sib ? lay_sib : lay;
 	memset(&r, 0, sizeof(r));
 	r.pinned_sleepers = pinned;
 	r.sleep_us = pinned ? long_sleep_us : sleep_us;
 	r.rounds = pinned ? long_rounds : rounds;
-	r.sleeper_cpu = lay.h[0];
+	r.sleeper_cpu = cur.h[0];
 	if (pipe(r.cpipe) || pipe(r.wpipe))
 		return -errno;
 
@@ -352,7 +360,7 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 		ksft_exit_fail_msg("cannot start the waker thread\n");
 	for (i = 0; i < nr_sleepers; i++) {
 		sa[i].r = &r;
-		sa[i].home = pinned ? lay.h[i] : -1;
+		sa[i].home = pinned ? cur.h[i] : -1;
 		sa[i].counts = i == 0;
 		if (pthread_create(&ts[i], NULL, sleeper, &sa[i]))
 			ksft_exit_fail_msg("cannot start a sleeper thread\n");
@@ -600,8 +608,9 @@ int main(int argc, char **argv)
 		ksft_exit_skip("no %s/%s\n", SCHED_DEBUGFS_DIR, MIGRATION_COST);
 	if (sched_topo_read(&topo, &why))
 		ksft_exit_skip("%s\n", why);
-	if (find_layout())
+	if (find_layout(&lay, false))
 		ksft_exit_skip("needs an LLC with 4 CPUs on 2 cores, P_k off H_k's core\n");
+	have_sib = !find_layout(&lay_sib, true);
 	if (sched_features_save() || sched_tunable_save(MIGRATION_COST))
 		ksft_exit_fail_msg("cannot save sched features and tunables\n");
 	init_delay_dequeue = sched_feature_get("DELAY_DEQUEUE");
@@ -619,6 +628,11 @@ int main(int argc, char **argv)
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), lay.h[0], lay.h[1],
 		       lay.p[0], lay.p[1]);
+	if (have_sib)
+		ksft_print_msg("SIS_SYNC_CORE arms: homes cpu%d cpu%d, stealer's targets (their siblings) cpu%d cpu%d\n",
+			       lay_sib.h[0], lay_sib.h[1], lay_sib.p[0], lay_sib.p[1]);
+	else
+		ksft_print_msg("SIS_SYNC_CORE arms: no SMT, the probe has nothing to find; same layout\n");
 	ksft_print_msg("%s %lld (was %lld); sleeper %d us asleep, %d us running; stealer bursts %d us\n",
 		       MIGRATION_COST, migration_cost, old_cost, sleep_us,
 		       run_us, burst_us);
