@@ -136,7 +136,7 @@ static int tunable_path(const char *name, char *path, size_t len)
 
 int sched_tunable_get(const char *name, long long *val)
 {
-	char path[96], buf[32];
+	char path[96], buf[32], *end;
 	ssize_t n;
 	int fd, ret;
 
@@ -152,7 +152,9 @@ int sched_tunable_get(const char *name, long long *val)
 	if (ret)
 		return ret;
 	buf[n > 0 ? n : 0] = '\0';
-	if (sscanf(buf, "%lld", val) != 1)
+	errno = 0;
+	*val = strtoll(buf, &end, 10);
+	if (errno || end == buf)
 		return -EINVAL;
 	return 0;
 }

@@ -47,6 +47,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +152,9 @@ struct run {
 	int sleep_us, rounds;
 	int cpipe[2], wpipe[2];
 	pid_t stealer_tid;
-	volatile int sleeper_cpu;	/* where the roaming sleeper sleeps */
-	volatile int round_p;		/* this round's P_k */
-	volatile int recording, stop;
+	atomic_int sleeper_cpu;		/* where the roaming sleeper sleeps */
+	atomic_int round_p;		/* this round's P_k */
+	atomic_int recording, stop;
 	/* results */
 	int s_n, s_mig, s_outside;
 	int c_n, c_on_s, c_on_f, c_on_p, c_other;
@@ -393,7 +394,9 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 	out->c_on_f = r.c_on_f;
 	out->c_on_p = r.c_on_p;
 	out->c_other = r.c_other;
-	ksft_print_msg("%-13s %-26s sleeper n=%-4d migrated %5.1f%% prev-cpu %5.1f%% | stealer n=%-4d on-sleeper's %5.1f%% other-home %5.1f%% stacked %5.1f%% elsewhere %d\n",
+	ksft_print_msg("%-13s %-26s sleeper n=%-4d migrated %5.1f%% prev-cpu %5.1f%% | "
+		       "stealer n=%-4d on-sleeper's %5.1f%% other-home %5.1f%% "
+		       "stacked %5.1f%% elsewhere %d\n",
 		       scenario, a->name, r.s_n, pct(r.s_mig, r.s_n),
 		       pct(r.s_n - r.s_mig, r.s_n), r.c_n,
 		       pct(r.c_on_s, r.c_n), pct(r.c_on_f, r.c_n),
@@ -436,7 +439,8 @@ static void stolen_prev(const char *variant, double band,
 	/* No migration at all with the feature on: bound it by one. */
 	m_on = pct(c_on->s_mig ? c_on->s_mig : 1, c_on->s_n);
 	got = m_on > 0 ? m_off / m_on : 0;
-	ksft_print_msg("%s: sleeper migrated: off %.1f%%, on %.1f%% (%d of %d): %s%.1fx fewer (goal %.0fx, threshold %.1fx)\n",
+	ksft_print_msg("%s: sleeper migrated: off %.1f%%, on %.1f%% (%d of %d): "
+		       "%s%.1fx fewer (goal %.0fx, threshold %.1fx)\n",
 		       name, m_off, pct(c_on->s_mig, c_on->s_n), c_on->s_mig,
 		       c_on->s_n, c_on->s_mig ? "" : ">= ", got, GOAL_RATIO,
 		       ratio);
@@ -576,15 +580,33 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:w:s:u:b:l:L:m:x:h", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'r': rounds = atoi(optarg); break;
-		case 'w': warmup = atoi(optarg); break;
-		case 's': sleep_us = atoi(optarg); break;
-		case 'u': run_us = atoi(optarg); break;
-		case 'b': burst_us = atoi(optarg); break;
-		case 'l': long_sleep_us = atoi(optarg); break;
-		case 'L': long_rounds = atoi(optarg); break;
-		case 'm': migration_cost = atoll(optarg); break;
-		case 'x': ratio = atof(optarg); break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'w':
+			warmup = atoi(optarg);
+			break;
+		case 's':
+			sleep_us = atoi(optarg);
+			break;
+		case 'u':
+			run_us = atoi(optarg);
+			break;
+		case 'b':
+			burst_us = atoi(optarg);
+			break;
+		case 'l':
+			long_sleep_us = atoi(optarg);
+			break;
+		case 'L':
+			long_rounds = atoi(optarg);
+			break;
+		case 'm':
+			migration_cost = atoll(optarg);
+			break;
+		case 'x':
+			ratio = atof(optarg);
+			break;
 		default:
 			print_help(argv[0]);
 			return c == 'h' ? 0 : KSFT_FAIL;
@@ -624,12 +646,14 @@ int main(int argc, char **argv)
 
 	kmsg = kmsg_open_end();
 	ksft_set_plan(4 + 3 + 1);
-	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes cpu%d cpu%d, stealer's targets cpu%d cpu%d\n",
+	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes cpu%d cpu%d, "
+		       "stealer's targets cpu%d cpu%d\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), lay.h[0], lay.h[1],
 		       lay.p[0], lay.p[1]);
 	if (have_sib)
-		ksft_print_msg("SIS_SYNC_CORE arms: homes cpu%d cpu%d, stealer's targets (their siblings) cpu%d cpu%d\n",
+		ksft_print_msg("SIS_SYNC_CORE arms: homes cpu%d cpu%d, "
+			       "stealer's targets (their siblings) cpu%d cpu%d\n",
 			       lay_sib.h[0], lay_sib.h[1], lay_sib.p[0], lay_sib.p[1]);
 	else
 		ksft_print_msg("SIS_SYNC_CORE arms: no SMT, the probe has nothing to find; same layout\n");
