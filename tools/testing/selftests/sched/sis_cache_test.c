@@ -394,13 +394,13 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 	out->c_on_f = r.c_on_f;
 	out->c_on_p = r.c_on_p;
 	out->c_other = r.c_other;
-	ksft_print_msg("%-13s %-26s sleeper n=%-4d migrated %5.1f%% prev-cpu %5.1f%% | "
-		       "stealer n=%-4d on-sleeper's %5.1f%% other-home %5.1f%% "
-		       "stacked %5.1f%% elsewhere %d\n",
+	/* One line per arm: the sleeper's part, then the stealer's. */
+	ksft_print_msg("%-13s %-26s sleeper n=%-4d migrated %5.1f%% prev-cpu %5.1f%% | ",
 		       scenario, a->name, r.s_n, pct(r.s_mig, r.s_n),
-		       pct(r.s_n - r.s_mig, r.s_n), r.c_n,
-		       pct(r.c_on_s, r.c_n), pct(r.c_on_f, r.c_n),
-		       pct(r.c_on_p, r.c_n), r.c_other);
+		       pct(r.s_n - r.s_mig, r.s_n));
+	printf("stealer n=%-4d on-sleeper's %5.1f%% other-home %5.1f%% stacked %5.1f%% else %d\n",
+	       r.c_n, pct(r.c_on_s, r.c_n), pct(r.c_on_f, r.c_n),
+	       pct(r.c_on_p, r.c_n), r.c_other);
 	return 0;
 }
 
@@ -422,7 +422,7 @@ static bool conserved(const char *name, const struct counts *off,
 {
 	double s_off = pct(off->c_on_p, off->c_n), s_on = pct(on->c_on_p, on->c_n);
 
-	ksft_print_msg("%s: stealer stacked on its busy target: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
+	ksft_print_msg("%s: stealer stacked on its target: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
 		       name, s_on, s_off, band);
 	return s_on <= s_off + band;
 }
@@ -439,16 +439,16 @@ static void stolen_prev(const char *variant, double band,
 	/* No migration at all with the feature on: bound it by one. */
 	m_on = pct(c_on->s_mig ? c_on->s_mig : 1, c_on->s_n);
 	got = m_on > 0 ? m_off / m_on : 0;
-	ksft_print_msg("%s: sleeper migrated: off %.1f%%, on %.1f%% (%d of %d): "
-		       "%s%.1fx fewer (goal %.0fx, threshold %.1fx)\n",
+	ksft_print_msg("%s: sleeper migrated: off %.1f%%, on %.1f%% (%d of %d): ",
 		       name, m_off, pct(c_on->s_mig, c_on->s_n), c_on->s_mig,
-		       c_on->s_n, c_on->s_mig ? "" : ">= ", got, GOAL_RATIO,
-		       ratio);
+		       c_on->s_n);
+	printf("%s%.1fx fewer (goal %.0fx, threshold %.1fx)\n",
+	       c_on->s_mig ? "" : ">= ", got, GOAL_RATIO, ratio);
 	ksft_print_msg("%s: sleeper got its previous CPU back: off %.1f%%, on %.1f%%\n",
 		       name, 100.0 - m_off, 100.0 - pct(c_on->s_mig, c_on->s_n));
 	ok = m_off >= CONTEST_PCT;
 	if (!ok)
-		ksft_print_msg("%s: off migrated only %.1f%% (< %.0f%%): no contest, nothing measured\n",
+		ksft_print_msg("%s: off migrated only %.1f%% (< %.0f%%): no contest\n",
 			       name, m_off, CONTEST_PCT);
 	ok &= got >= ratio;
 	ok &= conserved(name, c_off, c_on, band);
@@ -530,7 +530,7 @@ static void test_all_reserved(void)
 
 		snprintf(name, sizeof(name), "all_reserved_%s", variants[i]);
 		idle_on = pct(on->c_on_s + on->c_on_f, on->c_n);
-		ksft_print_msg("%s: stealer on an idle home: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
+		ksft_print_msg("%s: stealer on an idle home: on %.1f%%, off %.1f%% (A/A %.1f)\n",
 			       name, idle_on, idle_off, band);
 		ok = idle_on >= idle_off - band;
 		ok &= conserved(name, &c[0], on, band);
@@ -646,18 +646,16 @@ int main(int argc, char **argv)
 
 	kmsg = kmsg_open_end();
 	ksft_set_plan(4 + 3 + 1);
-	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes cpu%d cpu%d, "
-		       "stealer's targets cpu%d cpu%d\n",
+	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes %d %d, stealer's targets %d %d\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), lay.h[0], lay.h[1],
 		       lay.p[0], lay.p[1]);
 	if (have_sib)
-		ksft_print_msg("SIS_SYNC_CORE arms: homes cpu%d cpu%d, "
-			       "stealer's targets (their siblings) cpu%d cpu%d\n",
+		ksft_print_msg("SIS_SYNC_CORE arms: homes %d %d, targets (their siblings) %d %d\n",
 			       lay_sib.h[0], lay_sib.h[1], lay_sib.p[0], lay_sib.p[1]);
 	else
-		ksft_print_msg("SIS_SYNC_CORE arms: no SMT, the probe has nothing to find; same layout\n");
-	ksft_print_msg("%s %lld (was %lld); sleeper %d us asleep, %d us running; stealer bursts %d us\n",
+		ksft_print_msg("SIS_SYNC_CORE arms: no SMT, nothing to probe, same CPUs\n");
+	ksft_print_msg("%s %lld (was %lld); sleeper %d us asleep, %d us on; stealer %d us on\n",
 		       MIGRATION_COST, migration_cost, old_cost, sleep_us,
 		       run_us, burst_us);
 
