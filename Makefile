@@ -2,6 +2,7 @@
 #
 # wakeplace: one target per stage; each is a script in scripts/.
 #   make test            everything, from a bare Debian 12 machine (CI)
+#   make bench           A/B verdict on the features in a guest (ARGS='-h' lists options)
 #   make tree            build/linux: pinned baseline + patches/ on branch wakeplace
 #   make patches         regenerate patches/ from the branch
 #   make check-patches   patches/ == branch, applies without fuzz, checkpatch
@@ -12,10 +13,10 @@
 
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build vm test rebase clean distclean
+.PHONY: help deps tree patches check-patches check-series build vm test bench rebase clean distclean
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,13s/^# \{0,1\}//p' Makefile
 
 deps:
 	$(S)/deps.sh
@@ -41,12 +42,15 @@ vm:
 test:
 	$(S)/test.sh $(PRESETS)
 
+bench:
+	$(S)/bench.sh $(ARGS)
+
 rebase:
 	$(S)/rebase.sh $(VERSION)
 
 # Keeps build/linux (it may hold unexported work) and the ccache.
 clean:
-	rm -rf build/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series
+	rm -rf build/obj build/baseline/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series
 
 distclean: clean
 	$(S)/tree.sh --check-exported

@@ -9,18 +9,35 @@
 #
 # Output: build/obj/arch/x86/boot/bzImage, build/obj/.config,
 #         build/kselftest/ (run_kselftest.sh and the sched tests).
+# With --baseline: the unpatched baseline kernel, same config, from a
+# worktree at build/baseline/linux into build/baseline/obj (release
+# suffix -baseline), for kernel-vs-kernel benchmarks; no selftests.
 #
-# usage: build.sh
+# usage: build.sh [--baseline]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# = 0 ] || die "usage: $WP_ME"
+baseline=
+case ${1:-} in
+"") ;;
+--baseline) baseline=1 ;;
+*) die "usage: $WP_ME [--baseline]" ;;
+esac
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
 
 FRAGMENTS=("$WP_ROOT/guest/guest.config"
 	   "$WP_TREE/tools/testing/selftests/sched/config")
-KMAKE=(make -C "$WP_TREE" ARCH=x86_64 -j"$(nproc)")
+SRC=$WP_TREE OBJ=$WP_OBJ LV=
+if [ -n "$baseline" ]; then
+	SRC=$WP_BUILD/baseline/linux OBJ=$WP_BUILD/baseline/obj LV=-baseline
+	if [ ! -d "$SRC" ]; then
+		tgit worktree add -q --detach "$SRC" "$WP_BASE_TAG" ||
+			die "cannot check out $WP_BASE_TAG at $SRC"
+	fi
+	git -C "$SRC" checkout -q --detach "$WP_BASE_TAG"
+fi
+KMAKE=(make -C "$SRC" ARCH=x86_64 -j"$(nproc)")
 
 export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
@@ -31,9 +48,9 @@ export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
 make_config() {
 	local kc=$WP_BUILD/kconfig bad= line opt val
 	rm -rf "$kc"
-	mkdir -p "$kc" "$WP_OBJ"
+	mkdir -p "$kc" "$OBJ"
 	"${KMAKE[@]}" -s O="$kc" tinyconfig >/dev/null
-	(cd "$kc" && "$WP_TREE/scripts/kconfig/merge_config.sh" -m -O "$kc" \
+	(cd "$kc" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$kc" \
 		.config "${FRAGMENTS[@]}" >/dev/null)
 	"${KMAKE[@]}" -s O="$kc" olddefconfig >/dev/null
 	while read -r line; do
@@ -47,20 +64,24 @@ make_config() {
 		esac
 	done < <(cat "${FRAGMENTS[@]}")
 	[ -z "$bad" ] || die "kconfig did not honour:$bad"
-	if ! cmp -s "$kc/.config" "$WP_OBJ/.config"; then
-		cp "$kc/.config" "$WP_OBJ/.config"
-		log "new kernel config installed in $WP_OBJ"
+	if ! cmp -s "$kc/.config" "$OBJ/.config"; then
+		cp "$kc/.config" "$OBJ/.config"
+		log "new kernel config installed in $OBJ"
 	fi
 	rm -rf "$kc"
 }
 
 start=$(date +%s)
 make_config
-log "building bzImage ($(tgit describe --always --dirty --abbrev=12))"
-"${KMAKE[@]}" -s O="$WP_OBJ" CC="ccache gcc" olddefconfig >/dev/null
-"${KMAKE[@]}" -s O="$WP_OBJ" CC="ccache gcc" LOCALVERSION= bzImage ||
+log "building bzImage ($(git -C "$SRC" describe --always --dirty --abbrev=12))"
+"${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" olddefconfig >/dev/null
+"${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" LOCALVERSION="$LV" bzImage ||
 	die "kernel build failed"
 kdone=$(date +%s)
+if [ -n "$baseline" ]; then
+	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (baseline)"
+	exit 0
+fi
 
 log "building sched kselftests"
 rm -rf "$WP_BUILD/kselftest"

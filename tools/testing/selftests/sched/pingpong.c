@@ -56,7 +56,7 @@ static double now(void)
  * Children must not run the parent's atexit or signal handlers (they would
  * restore sched features mid-run), and must not outlive it.
  */
-static void child_reset(void)
+void pp_child_reset(void)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGINT, SIG_DFL);
@@ -65,7 +65,7 @@ static void child_reset(void)
 	signal(SIGQUIT, SIG_DFL);
 }
 
-static int xfer(int fd, bool out)
+int pp_xfer(int fd, bool out)
 {
 	char c = 'x';
 	ssize_t n;
@@ -122,7 +122,7 @@ int pp_wait_asleep(pid_t pid)
 	return -1;
 }
 
-/* Two connected endpoints: fds[0] for A, fds[1] for B (each duplex). */
+/* Two connected endpoints: a for A, b for B (each duplex). */
 static int make_tcp(int a[2], int b[2])
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
@@ -192,7 +192,21 @@ static int make_pipes(int a[2], int b[2])
 	return 0;
 }
 
-static void close_pair(int a[2], int b[2])
+int pp_connect(enum pp_load load, int a[2], int b[2])
+{
+	switch (load) {
+	case PP_PIPE:
+		return make_pipes(a, b);
+	case PP_TCP_RR:
+		return make_tcp(a, b);
+	case PP_UDP_RR:
+		return make_udp(a, b);
+	default:
+		return -EINVAL;
+	}
+}
+
+void pp_close(int a[2], int b[2])
 {
 	int fds[4] = { a[0], a[1], b[0], b[1] };
 	int i, j;
@@ -212,7 +226,7 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	int i, total = o->warmup + o->rounds;
 	double t0 = 0;
 
-	child_reset();
+	pp_child_reset();
 	if (place_self(o->waker_start_cpu, o->pin_waker, &o->waker_cpus))
 		return 10;
 	for (i = 0; i < total; i++) {
@@ -221,7 +235,7 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 		if (o->wakee_sleeps_first && pp_wait_asleep(sh->wakee))
 			return 12;
 		__atomic_store_n(&sh->waker_cpu, sched_getcpu(), __ATOMIC_RELAXED);
-		if (xfer(fd[1], true) || xfer(fd[0], false))
+		if (pp_xfer(fd[1], true) || pp_xfer(fd[0], false))
 			return 11;
 	}
 	sh->seconds = now() - t0;
@@ -234,7 +248,7 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	int i, total = o->warmup + o->rounds;
 	cpu_set_t own, hop;
 
-	child_reset();
+	pp_child_reset();
 	if (place_self(o->wakee_start_cpu, o->pin_wakee, &o->wakee_cpus))
 		return 20;
 	if (sched_getaffinity(0, sizeof(own), &own))
@@ -243,7 +257,7 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	if (o->wakee_hop_cpu >= 0)
 		CPU_SET(o->wakee_hop_cpu, &hop);
 	for (i = 0; i < total; i++) {
-		if (xfer(fd[0], false))
+		if (pp_xfer(fd[0], false))
 			return 22;
 		if (i >= o->warmup) {
 			sh->samples[i - o->warmup].waker_cpu =
@@ -254,7 +268,7 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 		    (sched_setaffinity(0, sizeof(hop), &hop) ||
 		     sched_setaffinity(0, sizeof(own), &own)))
 			return 23;
-		if (xfer(fd[1], true))
+		if (pp_xfer(fd[1], true))
 			return 24;
 	}
 	return 0;
@@ -275,19 +289,7 @@ int pp_run(const struct pp_opts *o, struct pp_result *r)
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		return -errno;
-	switch (o->load) {
-	case PP_PIPE:
-		ret = make_pipes(a, b);
-		break;
-	case PP_TCP_RR:
-		ret = make_tcp(a, b);
-		break;
-	case PP_UDP_RR:
-		ret = make_udp(a, b);
-		break;
-	default:
-		ret = -EINVAL;
-	}
+	ret = pp_connect(o->load, a, b);
 	if (ret)
 		goto out;
 
@@ -299,7 +301,7 @@ int pp_run(const struct pp_opts *o, struct pp_result *r)
 	pa = pb < 0 ? -1 : fork();
 	if (pa == 0)
 		_exit(run_waker(o, sh, a));
-	close_pair(a, b);
+	pp_close(a, b);
 	if (pa < 0 || pb < 0) {
 		ret = -EAGAIN;
 		if (pb > 0)
@@ -383,7 +385,7 @@ int pp_spinners_start(const cpu_set_t *cpus)
 		if (pid < 0)
 			return -errno;
 		if (pid == 0) {
-			child_reset();
+			pp_child_reset();
 			if (sched_setaffinity(0, sizeof(one), &one))
 				_exit(1);
 			for (;;)

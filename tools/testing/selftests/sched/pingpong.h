@@ -61,6 +61,24 @@ struct pp_result {
 
 const char *pp_load_name(enum pp_load load);
 
+/*
+ * The two endpoints of : A reads a[0] and writes a[1], B likewise b
+ * (for sockets both are the same duplex socket).  The TCP pair has
+ * TCP_NODELAY set; both socket pairs also carry streams.  0 or -errno.
+ * pp_close() closes them.
+ */
+int pp_connect(enum pp_load load, int a[2], int b[2]);
+void pp_close(int a[2], int b[2]);
+
+/* Send () or receive one byte on , retrying on EINTR.  0 or -1. */
+int pp_xfer(int fd, bool out);
+
+/*
+ * In a forked load process: die with the parent, and drop the parent's
+ * signal handlers (they would restore sched features mid-run).
+ */
+void pp_child_reset(void);
+
 /* Fork A and B, run the load, collect samples.  0 or -errno. */
 int pp_run(const struct pp_opts *o, struct pp_result *r);
 

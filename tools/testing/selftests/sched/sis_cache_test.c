@@ -206,17 +206,6 @@ static int pin(int a, int b, int c)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int xfer(int fd, bool out)
-{
-	char c = 'x';
-	ssize_t n;
-
-	do {
-		n = out ? write(fd, &c, 1) : read(fd, &c, 1);
-	} while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
-}
-
 struct sleeper_arg {
 	struct run *r;
 	int home;	/* -1: roaming over both homes */
@@ -265,7 +254,7 @@ static void *stealer(void *arg)
 		if (pin(p, -1, -1) || pin(p, s, f))
 			return (void *)-1L;
 		r->round_p = p;
-		if (xfer(r->wpipe[1], true) || xfer(r->cpipe[0], false))
+		if (pp_xfer(r->wpipe[1], true) || pp_xfer(r->cpipe[0], false))
 			return (void *)-1L;
 		if (r->stop)
 			break;
@@ -290,7 +279,7 @@ static void *waker(void *arg)
 	if (pin(cur.p[1], -1, -1))
 		return (void *)-1L;
 	for (;;) {
-		if (xfer(r->wpipe[0], false) || r->stop)
+		if (pp_xfer(r->wpipe[0], false) || r->stop)
 			break;
 		p = r->round_p;
 		q = p == cur.p[0] ? cur.p[1] : cur.p[0];
@@ -304,7 +293,7 @@ static void *waker(void *arg)
 		}
 		if (pin(p, -1, -1))
 			return (void *)-1L;
-		if (xfer(r->cpipe[1], true))
+		if (pp_xfer(r->cpipe[1], true))
 			return (void *)-1L;
 	}
 	return NULL;
@@ -372,8 +361,8 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 	for (i = 0; i < nr_sleepers; i++)
 		pthread_join(ts[i], &rc[i]);
 	r.stop = 1;
-	xfer(r.wpipe[1], true);
-	xfer(r.cpipe[1], true);
+	pp_xfer(r.wpipe[1], true);
+	pp_xfer(r.cpipe[1], true);
 	pthread_join(tc, &rc[2]);
 	pthread_join(tw, &rc[3]);
 	close(r.cpipe[0]);

@@ -1,0 +1,237 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A/B runner, on the machine under test (a wakeplace guest, or a host whose
+# kernel carries the series): rounds of workloads under each arm, arms in a
+# seeded random order per round, raw samples to a CSV.
+#
+# An arm is a set of sched features switched on; every feature named by
+# any arm is switched off in the arms that do not name it, between
+# measurements, never during one.  The features (and schedstats) are
+# restored on exit, on error and on Ctrl-C; samples written so far stay.
+#
+# A workload is NAME|DIRECTION|REGEX|COMMAND: COMMAND's output is searched
+# for the extended regular expression REGEX, whose first group is the
+# sample; DIRECTION is "lower" or "higher" (which is better).  E.g.
+#   'perfpipe|lower|([0-9.]+) usecs/op|perf bench sched pipe -l 20000'
+#   'hackbench|lower|Time: ([0-9.]+)|hackbench -g 4 -l 500'
+#
+# usage: ab.sh -o DIR [-r ROUNDS] [-W WARMUP_ROUNDS] [-s SEED]
+#              -a NAME=FEAT[,FEAT...] ... -w WORKLOAD ...
+set -uo pipefail
+
+FEATURES=/sys/kernel/debug/sched/features
+SCHEDSTATS=/proc/sys/kernel/sched_schedstats
+me=ab.sh
+
+die() { echo "$me: error: $*" >&2; exit 1; }
+log() { echo "$me: $*" >&2; }
+
+out= rounds=5 warmup=1 seed=
+arms=() workloads=()
+while getopts "o:r:W:s:a:w:h" o; do
+	case $o in
+	o) out=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	W) warmup=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	a) arms+=("$OPTARG") ;;
+	w) workloads+=("$OPTARG") ;;
+	h) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "bad option (see -h)" ;;
+	esac
+done
+[ -n "$out" ] || die "-o DIR is required"
+[ ${#arms[@]} -ge 1 ] || die "at least one arm (-a)"
+[ ${#workloads[@]} -ge 1 ] || die "at least one workload (-w)"
+case $rounds$warmup in *[!0-9]*) die "-r and -W take numbers" ;; esac
+[ "$rounds" -ge 1 ] || die "-r must be at least 1"
+[ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+case $seed in ''|*[!0-9]*) die "-s takes a number" ;; esac
+
+# --- validate everything before changing anything ---
+[ "$(id -u)" = 0 ] || die "needs root (sched features)"
+[ -w "$FEATURES" ] || die "$FEATURES not writable (debugfs, CONFIG_SCHED_DEBUG)"
+known=" $(tr ' ' '\n' < "$FEATURES" | sed 's/^NO_//' | tr '\n' ' ') "
+declare -A arm_on=() all_feats=()
+arm_names=()
+for a in "${arms[@]}"; do
+	name=${a%%=*}
+	feats=${a#*=}
+	[ "$name" != "$a" ] || die "arm '$a' is not NAME=FEAT,..."
+	case $name in ''|*[!A-Za-z0-9_.+-]*) die "bad arm name '$name'" ;; esac
+	[ -z "${arm_on[$name]+x}" ] || die "arm '$name' given twice"
+	for f in ${feats//,/ }; do
+		case $known in *" $f "*) ;; *) die "arm $name: unknown sched feature '$f'" ;; esac
+		all_feats[$f]=1
+	done
+	arm_on[$name]=" ${feats//,/ } "
+	arm_names+=("$name")
+done
+wl_names=()
+for w in "${workloads[@]}"; do
+	IFS='|' read -r wn wd wr wc <<<"$w"
+	[ -n "$wn" ] && [ -n "$wr" ] && [ -n "$wc" ] ||
+		die "workload '$w' is not NAME|DIRECTION|REGEX|COMMAND"
+	case $wd in lower|higher) ;; *) die "workload $wn: direction must be lower or higher" ;; esac
+	wl_names+=("$wn")
+done
+mkdir -p "$out" || die "cannot create $out"
+
+# --- save state, restore it whatever happens ---
+saved_features=$(cat "$FEATURES")
+saved_schedstats=$(cat "$SCHEDSTATS" 2>/dev/null || echo)
+restore() {
+	local f
+	for f in "${!all_feats[@]}"; do
+		case " $saved_features " in
+		*" NO_$f "*) echo "NO_$f" ;;
+		*) echo "$f" ;;
+		esac > "$FEATURES" 2>/dev/null
+	done
+	[ -z "$saved_schedstats" ] || echo "$saved_schedstats" > "$SCHEDSTATS" 2>/dev/null
+}
+interrupted() {
+	log "interrupted: features restored, partial results in $out"
+	exit 130
+}
+trap restore EXIT
+trap interrupted INT TERM HUP
+[ -w "$SCHEDSTATS" ] && echo 1 > "$SCHEDSTATS"
+
+set_arm() {	# name
+	local f
+	for f in "${!all_feats[@]}"; do
+		case ${arm_on[$1]} in
+		*" $f "*) echo "$f" ;;
+		*) echo "NO_$f" ;;
+		esac > "$FEATURES" || die "cannot set $f for arm $1"
+	done
+}
+
+# Sums over CPUs and domain levels of the wakeup counters in /proc/schedstat:
+# ttwu_count ttwu_local, then per level "wake_remote move_affine" (the last
+# three fields of a domain line are ttwu_wake_remote, ttwu_move_affine,
+# ttwu_move_balance).
+schedstat() {
+	awk '/^cpu/ { n = split($0, f, " "); tc += f[6]; tl += f[7]; d = 0 }
+	     /^domain/ { lvl = substr($1, 7) + 0; wr[lvl] += $(NF - 2); ma[lvl] += $(NF - 1)
+			 if (lvl + 1 > nl) nl = lvl + 1 }
+	     END { printf "%d %d", tc, tl; for (i = 0; i < nl; i++) printf " %d %d", wr[i], ma[i]; print "" }' \
+		/proc/schedstat 2>/dev/null || echo
+}
+
+perf_bin=
+for p in /usr/bin/perf_*; do
+	[ -x "$p" ] && "$p" stat -e task-clock -x, -o /dev/null true 2>/dev/null && perf_bin=$p && break
+done
+perf_events=task-clock,context-switches,cpu-migrations
+if [ -n "$perf_bin" ]; then
+	if "$perf_bin" stat -e cycles -x, -o "$out/.perfprobe" true 2>/dev/null &&
+	   ! grep -q "not supported\|not counted" "$out/.perfprobe"; then
+		perf_events=$perf_events,cycles,instructions
+		log "perf stat: $perf_bin, hardware and software events"
+	else
+		log "perf stat: $perf_bin; no hardware PMU here: software events only ($perf_events)"
+	fi
+	rm -f "$out/.perfprobe"
+else
+	log "perf stat: no usable perf binary (Debian's perf_<version>); continuing without it"
+fi
+
+now_ms() { date +%s%3N; }
+
+# Progress: round i/n, arm, workload, elapsed and ETA (from whole rounds).
+progress() {
+	local el=$(( ($(now_ms) - t_start) / 1000 )) eta=
+	[ "$1" -gt 1 ] && eta=", ETA $(( el * (total - $1 + 1) / ($1 - 1) )) s"
+	log "round $1/$total$([ "$1" -le "$warmup" ] && echo " (warm-up)"), arm $2, $3, elapsed ${el} s$eta"
+}
+
+{
+	echo "date: $(date -Is)"
+	echo "kernel: $(uname -r)"
+	echo "cmdline: $(cat /proc/cmdline)"
+	echo "cpus: $(nproc)"
+	echo "seed: $seed"
+	echo "rounds: $rounds (+$warmup warm-up, discarded)"
+	echo "features at start: $saved_features"
+	for a in "${arm_names[@]}"; do echo "arm: $a =${arm_on[$a]}"; done
+	for w in "${workloads[@]}"; do echo "workload: $w"; done
+	echo "perf: ${perf_bin:-none} ($perf_events)"
+	g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	echo "governor: ${g:-n/a}"
+	echo "boost: $(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo n/a)" \
+	     "no_turbo: $(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || echo n/a)"
+	echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo n/a)"
+	echo "smt: $(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo n/a)"
+	echo "loadavg: $(cat /proc/loadavg)"
+} > "$out/environment.txt"
+g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort -u | tr '\n' ' ')
+[ -z "$g" ] || [ "$g" = "performance " ] || log "warning: CPU frequency governor '$g'(not performance): expect drift"
+[ "$(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null)" != 1 ] || log "warning: turbo/boost on: expect drift"
+[ "$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null)" != 0 ] || log "warning: turbo on (intel_pstate): expect drift"
+load=$(cut -d' ' -f1 /proc/loadavg)
+awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' && log "warning: load average $load: background load"
+
+csv=$out/samples.csv
+[ -s "$csv" ] || echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine" > "$csv"
+printf '%s\n' "${arm_names[@]}" > "$out/arms.txt"
+
+# Seeded permutation of the arms for round $1 (Fisher-Yates in awk).
+permute() {
+	printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v r="$1" '
+		{ a[NR] = $0 } END { srand(s * 1000 + r)
+		for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = a[i]; a[i] = a[j]; a[j] = t }
+		for (i = 1; i <= NR; i++) print a[i] }'
+}
+
+total=$((rounds + warmup))
+t_start=$(now_ms)
+for ((r = 1; r <= total; r++)); do
+	is_warm=$((r <= warmup ? 1 : 0))
+	round=$((r - warmup))
+	t_round=$(now_ms)
+	busy=0
+	order=0
+	for arm in $(permute "$r"); do
+		order=$((order + 1))
+		set_arm "$arm"
+		for w in "${workloads[@]}"; do
+			IFS='|' read -r wn wd wr wc <<<"$w"
+			progress "$r" "$arm" "$wn"
+			s0=$(schedstat)
+			t0=$(now_ms)
+			pf=$out/perf/$round-$arm-$wn.csv
+			if [ -n "$perf_bin" ]; then
+				mkdir -p "$out/perf"
+				o=$("$perf_bin" stat -x, -e "$perf_events" -o "$pf" -- sh -c "$wc" 2>&1)
+			else
+				o=$(sh -c "$wc" 2>&1)
+			fi
+			rc=$?
+			t1=$(now_ms)
+			s1=$(schedstat)
+			busy=$((busy + t1 - t0))
+			printf '%s\n' "$o" > "$out/log/$round-$arm-$wn.txt" 2>/dev/null ||
+				{ mkdir -p "$out/log"; printf '%s\n' "$o" > "$out/log/$round-$arm-$wn.txt"; }
+			if [ $rc = 4 ]; then
+				log "$wn skipped (exit 4): $(printf '%s\n' "$o" | tail -1)"
+				continue
+			fi
+			[ $rc = 0 ] || die "workload $wn failed (exit $rc) in arm $arm: $(printf '%s\n' "$o" | tail -3)"
+			v=$(printf '%s\n' "$o" | sed -nE "s/.*$wr.*/\\1/p" | head -1)
+			[ -n "$v" ] || die "workload $wn: no match for /$wr/ in its output (see $out/log/$round-$arm-$wn.txt)"
+			m=$(printf '%s\n' "$o" | sed -nE 's/.*"migrations":(-?[0-9]+).*/\1/p' | head -1)
+			d=$(awk -v a="$s0" -v b="$s1" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+				for (i = 1; i <= n; i++) printf "%s%d", (i == 1 ? "" : i <= 3 ? "," : ";"), y[i] - x[i] }')
+			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$(( t1 - t0 )),${m:-},${d:-,}" >> "$csv"
+		done
+	done
+	t_end=$(now_ms)
+	over=$((t_end - t_round - busy))
+	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s; harness overhead $over ms ($(awk -v o=$over -v t=$((t_end - t_round)) 'BEGIN { printf "%.2f", t ? 100 * o / t : 0 }')%)"
+	[ -s "$out/overhead.csv" ] || echo "round,ms,overhead_ms" > "$out/overhead.csv"
+	echo "$r,$((t_end - t_round)),$over" >> "$out/overhead.csv"
+done
+log "done: $csv"
