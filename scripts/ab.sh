@@ -83,6 +83,10 @@ saved_features=$(cat "$FEATURES")
 saved_schedstats=$(cat "$SCHEDSTATS" 2>/dev/null || echo)
 restore() {
 	local f
+	if [ -n "${logs:-}" ] && [ -d "$logs" ]; then
+		mkdir -p "$out/log" && cp "$logs"/* "$out/log/" 2>/dev/null
+		rm -rf "$logs"
+	fi
 	for f in "${!all_feats[@]}"; do
 		case " $saved_features " in
 		*" NO_$f "*) echo "NO_$f" ;;
@@ -90,6 +94,7 @@ restore() {
 		esac > "$FEATURES" 2>/dev/null
 	done
 	[ -z "$saved_schedstats" ] || echo "$saved_schedstats" > "$SCHEDSTATS" 2>/dev/null
+	cat "$FEATURES" > "$out/features-after.txt" 2>/dev/null
 }
 interrupted() {
 	log "interrupted: features restored, partial results in $out"
@@ -99,30 +104,58 @@ trap restore EXIT
 trap interrupted INT TERM HUP
 [ -w "$SCHEDSTATS" ] && echo 1 > "$SCHEDSTATS"
 
-set_arm() {	# name
-	local f
+# Switch to arm $1, writing only the flags that change (each write may
+# patch a static key on every CPU).
+declare -A cur=()
+set_arm() {
+	local f want
 	for f in "${!all_feats[@]}"; do
 		case ${arm_on[$1]} in
-		*" $f "*) echo "$f" ;;
-		*) echo "NO_$f" ;;
-		esac > "$FEATURES" || die "cannot set $f for arm $1"
+		*" $f "*) want=$f ;;
+		*) want=NO_$f ;;
+		esac
+		[ "${cur[$f]:-}" != "$want" ] || continue
+		echo "$want" > "$FEATURES" || die "cannot set $f for arm $1"
+		cur[$f]=$want
 	done
 }
 
-# Sums over CPUs and domain levels of the wakeup counters in /proc/schedstat:
-# ttwu_count ttwu_local, then per level "wake_remote move_affine" (the last
-# three fields of a domain line are ttwu_wake_remote, ttwu_move_affine,
-# ttwu_move_balance).
+# Milliseconds, without forking (bash 5's EPOCHREALTIME): the harness's
+# own cost per round is reported and must stay small next to the loads.
+now_ms() {
+	local t=${EPOCHREALTIME/[.,]/}
+	NOW=$((t / 1000))
+}
+
+# Progress: round i/n, arm, workload, elapsed and ETA (from whole rounds).
+progress() {
+	local t=${EPOCHREALTIME/[.,]/} el eta= w=
+	el=$(( (t / 1000 - t_start) / 1000 ))
+	[ "$1" -gt 1 ] && eta=", ETA $(( el * (total - $1 + 1) / ($1 - 1) )) s"
+	[ "$1" -le "$warmup" ] && w=" (warm-up)"
+	log "round $1/$total$w, arm $2, $3, elapsed ${el} s$eta"
+}
+
+# Wakeup counters from /proc/schedstat into array SS, without forking:
+# ttwu_count, ttwu_local (cpu lines), then per domain level
+# ttwu_wake_remote, ttwu_move_affine (the third and second last fields).
 schedstat() {
-	awk '/^cpu/ { n = split($0, f, " "); tc += f[6]; tl += f[7]; d = 0 }
-	     /^domain/ { lvl = substr($1, 7) + 0; wr[lvl] += $(NF - 2); ma[lvl] += $(NF - 1)
-			 if (lvl + 1 > nl) nl = lvl + 1 }
-	     END { printf "%d %d", tc, tl; for (i = 0; i < nl; i++) printf " %d %d", wr[i], ma[i]; print "" }' \
-		/proc/schedstat 2>/dev/null || echo
+	local f n l
+	SS=(0 0)
+	[ -r /proc/schedstat ] || return 0
+	while read -r -a f; do
+		case ${f[0]} in
+		cpu*)	SS[0]=$((SS[0] + f[5])); SS[1]=$((SS[1] + f[6])) ;;
+		domain*)
+			n=${#f[@]} l=${f[0]#domain}
+			SS[2 + 2 * l]=$(( ${SS[2 + 2 * l]:-0} + f[n - 3] ))
+			SS[3 + 2 * l]=$(( ${SS[3 + 2 * l]:-0} + f[n - 2] )) ;;
+		esac
+	done < /proc/schedstat
 }
 
 perf_bin=
-for p in /usr/bin/perf_*; do
+for p in $(command -v perf) /usr/bin/perf_*; do
 	[ -x "$p" ] && "$p" stat -e task-clock -x, -o /dev/null true 2>/dev/null && perf_bin=$p && break
 done
 perf_events=task-clock,context-switches,cpu-migrations
@@ -136,17 +169,8 @@ if [ -n "$perf_bin" ]; then
 	fi
 	rm -f "$out/.perfprobe"
 else
-	log "perf stat: no usable perf binary (Debian's perf_<version>); continuing without it"
+	log "perf stat: no usable perf (linux-perf) here; continuing without it"
 fi
-
-now_ms() { date +%s%3N; }
-
-# Progress: round i/n, arm, workload, elapsed and ETA (from whole rounds).
-progress() {
-	local el=$(( ($(now_ms) - t_start) / 1000 )) eta=
-	[ "$1" -gt 1 ] && eta=", ETA $(( el * (total - $1 + 1) / ($1 - 1) )) s"
-	log "round $1/$total$([ "$1" -le "$warmup" ] && echo " (warm-up)"), arm $2, $3, elapsed ${el} s$eta"
-}
 
 {
 	echo "date: $(date -Is)"
@@ -175,63 +199,77 @@ load=$(cut -d' ' -f1 /proc/loadavg)
 awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' && log "warning: load average $load: background load"
 
 csv=$out/samples.csv
+[ -s "$out/overhead.csv" ] || echo "round,ms,overhead_ms" > "$out/overhead.csv"
 [ -s "$csv" ] || echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine" > "$csv"
 printf '%s\n' "${arm_names[@]}" > "$out/arms.txt"
 
-# Seeded permutation of the arms for round $1 (Fisher-Yates in awk).
-permute() {
-	printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v r="$1" '
-		{ a[NR] = $0 } END { srand(s * 1000 + r)
-		for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = a[i]; a[i] = a[j]; a[j] = t }
-		for (i = 1; i <= NR; i++) print a[i] }'
-}
-
+# Seeded permutations of the arms, one line per round (Fisher-Yates in
+# awk), computed up front: no forks between measurements.
 total=$((rounds + warmup))
-t_start=$(now_ms)
+mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$total" '
+	{ a[NR] = $0 } END { for (r = 1; r <= n; r++) { srand(s * 1000 + r)
+		for (i = 1; i <= NR; i++) b[i] = a[i]
+		for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = b[i]; b[i] = b[j]; b[j] = t }
+		l = b[1]; for (i = 2; i <= NR; i++) l = l " " b[i]; print l } }')
+
+# Workload logs go to tmpfs during the run (creating files on the results
+# share costs more than the rest of the harness) and to $out/log at exit.
+logs=$(mktemp -d /tmp/ab-log.XXXXXX)
+[ -z "$perf_bin" ] || mkdir -p "$out/perf"
+now_ms
+t_start=$NOW
 for ((r = 1; r <= total; r++)); do
 	is_warm=$((r <= warmup ? 1 : 0))
 	round=$((r - warmup))
-	t_round=$(now_ms)
+	now_ms
+	t_round=$NOW
 	busy=0
 	order=0
-	for arm in $(permute "$r"); do
+	for arm in ${perm[r - 1]}; do
 		order=$((order + 1))
 		set_arm "$arm"
+		schedstat
 		for w in "${workloads[@]}"; do
 			IFS='|' read -r wn wd wr wc <<<"$w"
 			progress "$r" "$arm" "$wn"
-			s0=$(schedstat)
-			t0=$(now_ms)
-			pf=$out/perf/$round-$arm-$wn.csv
+			s0=("${SS[@]}")	# the previous snapshot: nothing ran since
+			now_ms
+			t0=$NOW
 			if [ -n "$perf_bin" ]; then
-				mkdir -p "$out/perf"
-				o=$("$perf_bin" stat -x, -e "$perf_events" -o "$pf" -- sh -c "$wc" 2>&1)
+				o=$("$perf_bin" stat -x, -e "$perf_events" \
+					-o "$out/perf/$round-$arm-$wn.csv" -- sh -c "$wc" 2>&1)
 			else
 				o=$(sh -c "$wc" 2>&1)
 			fi
 			rc=$?
-			t1=$(now_ms)
-			s1=$(schedstat)
+			now_ms
+			t1=$NOW
+			schedstat
 			busy=$((busy + t1 - t0))
-			printf '%s\n' "$o" > "$out/log/$round-$arm-$wn.txt" 2>/dev/null ||
-				{ mkdir -p "$out/log"; printf '%s\n' "$o" > "$out/log/$round-$arm-$wn.txt"; }
+			printf '%s\n' "$o" > "$logs/$round-$arm-$wn.txt"
 			if [ $rc = 4 ]; then
-				log "$wn skipped (exit 4): $(printf '%s\n' "$o" | tail -1)"
+				log "$wn skipped (exit 4): ${o##*$'\n'}"
 				continue
 			fi
-			[ $rc = 0 ] || die "workload $wn failed (exit $rc) in arm $arm: $(printf '%s\n' "$o" | tail -3)"
-			v=$(printf '%s\n' "$o" | sed -nE "s/.*$wr.*/\\1/p" | head -1)
-			[ -n "$v" ] || die "workload $wn: no match for /$wr/ in its output (see $out/log/$round-$arm-$wn.txt)"
-			m=$(printf '%s\n' "$o" | sed -nE 's/.*"migrations":(-?[0-9]+).*/\1/p' | head -1)
-			d=$(awk -v a="$s0" -v b="$s1" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
-				for (i = 1; i <= n; i++) printf "%s%d", (i == 1 ? "" : i <= 3 ? "," : ";"), y[i] - x[i] }')
-			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$(( t1 - t0 )),${m:-},${d:-,}" >> "$csv"
+			[ $rc = 0 ] || die "workload $wn failed (exit $rc) in arm $arm: ${o: -300}"
+			[[ $o =~ $wr ]] ||
+				die "workload $wn: no match for /$wr/ in its output (see $out/log/$round-$arm-$wn.txt)"
+			v=${BASH_REMATCH[1]}
+			m=
+			[[ $o =~ \"migrations\":(-?[0-9]+) ]] && m=${BASH_REMATCH[1]}
+			d="$((SS[0] - s0[0])),$((SS[1] - s0[1])),"
+			for ((i = 2; i < ${#SS[@]}; i++)); do
+				[ $i = 2 ] || d+=";"
+				d+="$((SS[i] - ${s0[i]:-0}))"
+			done
+			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$((t1 - t0)),$m,$d" >> "$csv"
 		done
 	done
-	t_end=$(now_ms)
+	now_ms
+	t_end=$NOW
 	over=$((t_end - t_round - busy))
-	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s; harness overhead $over ms ($(awk -v o=$over -v t=$((t_end - t_round)) 'BEGIN { printf "%.2f", t ? 100 * o / t : 0 }')%)"
-	[ -s "$out/overhead.csv" ] || echo "round,ms,overhead_ms" > "$out/overhead.csv"
+	pm=$((over * 1000 / (t_end - t_round)))
+	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s; harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
 	echo "$r,$((t_end - t_round)),$over" >> "$out/overhead.csv"
 done
 log "done: $csv"

@@ -103,7 +103,7 @@ for l in ${loads//,/ }; do
 		command -v hackbench >/dev/null || die "hackbench missing: run 'make deps' (rt-tests)"
 		wl_args+=(-w "hackbench|lower|Time: ([0-9.]+)|hackbench -p -g 2 -l 100") ;;
 	perfpipe)
-		wl_args+=(-w "perfpipe|lower|([0-9.]+) usecs/op|\$(ls /usr/bin/perf_* | tail -1) bench sched pipe -l 5000") ;;
+		wl_args+=(-w "perfpipe|lower|([0-9.]+) usecs/op|perf bench sched pipe -l 5000") ;;
 	*) die "unknown load '$l'" ;;
 	esac
 done

@@ -5,7 +5,8 @@
 #   deps -> tree -> host checks -> check-patches -> build -> every commit
 #   of the series builds (check-series) -> one boot per
 #   topology preset running the sched kselftests (and the KUnit suites built
-#   into the kernel) -> summary.
+#   into the kernel; stats_test checks the bench statistics) -> a short
+#   make bench in the smt guest (bench-smoke) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
 # line is "N passed, N failed, N skipped"; the exit code is non-zero on any
 # failure.
@@ -68,6 +69,27 @@ boot_preset() {	# preset
 	return 0
 }
 
+# A short make bench in the smt guest: the harness end to end (two arms,
+# two loads, 2 rounds), checked for a complete table and restored features.
+bench_smoke() {
+	local d=$run/bench-smoke rc=0 n why=
+	"$S/bench.sh" -t smt -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 2 -W 1 \
+		-d 1 -s 1 -o "$d" > "$d.log" 2>&1 || rc=$?
+	n=$(grep -o '"verdict"' "$d/comparisons.json" 2>/dev/null | wc -l)
+	if [ $rc != 0 ]; then
+		why="bench.sh exit $rc (see $d.log)"
+	elif [ "$n" != 2 ]; then
+		why="$n comparisons in comparisons.json, want 2"
+	elif ! grep -q "^features at start: $(cat "$d"/series-1/ab/features-after.txt)\$" "$d/environment.txt"; then
+		why="sched features not restored after the run"
+	fi
+	if [ -z "$why" ]; then
+		echo "bench pass bench:smoke 2 comparisons, features restored; $(grep -o 'harness overhead.*' "$d.log")"
+	else
+		echo "bench fail bench:smoke $why"
+	fi > "$run/bench-smoke.result"
+}
+
 # One line per result: "<preset> <pass|fail|skip> <name> <detail>".
 parse_results() {	# preset
 	local p=$1 dir=$run/$1
@@ -114,7 +136,10 @@ parse_results() {	# preset
 
 summarise() {
 	local results=$run/results.txt pass fail skip
-	for p in "${presets[@]}"; do parse_results "$p"; done > "$results"
+	{
+		for p in "${presets[@]}"; do parse_results "$p"; done
+		cat "$run/bench-smoke.result" 2>/dev/null
+	} > "$results"
 	# An unexpected skip is a failure.
 	awk -v expected="$S/expected-skips" '
 	BEGIN { while ((getline l < expected) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); ok[f[1] " " f[2]] = 1 } }
@@ -130,6 +155,11 @@ summarise() {
 	if [ -f "$run/retries.txt" ]; then
 		echo "boot retries:" >&2
 		sed 's/^/  /' "$run/retries.txt" >&2
+	fi
+	if [ -f "$run/bench-smoke.result" ]; then
+		printf '%-6s %3d passed, %d failed\n' bench \
+			"$(grep -c "^bench pass " "$results" || true)" \
+			"$(grep -c "^bench fail " "$results" || true)"
 	fi
 	printf 'stage times: %s; total %d s\n' "${timing[*]}" "$(($(date +%s) - t_start))"
 	echo "results: $run"
@@ -150,4 +180,5 @@ stage check-series "$S/check-series.sh"
 for p in "${presets[@]}"; do
 	stage "boot-$p" boot_preset "$p"
 done
+stage bench-smoke bench_smoke
 summarise
