@@ -195,10 +195,21 @@ done
 
 accel=$(sed -n 's/^accelerator: //p' "$out"/*-1/run.txt 2>/dev/null | head -1)
 case $accel in
-kvm*) label="accelerator: $accel" ;;
-*) label="EMULATED (${accel:-tcg}): these verdicts check the harness, not the features' effect on real hardware" ;;
+kvm*)	label="accelerator: kvm"
+	short=kvm ;;
+*)	label="EMULATED (TCG; ${accel#tcg }): these verdicts check the harness, not the effect of the features on real hardware"
+	short="EMULATED, TCG" ;;
 esac
-"$ks/abstat" -b "$base" -s "$seed" -l "$label" -j "$out/comparisons.json" \
+order=
+for ((i = 1; i < ${#arm_args[@]}; i += 2)); do
+	a=${arm_args[i]%%=*}
+	if [ ${#klist[@]} -gt 1 ]; then
+		case " ${plain_args[*]} " in *" ${arm_args[i]} "*) order+="baseline:$a," ;; esac
+		a=series:$a
+	fi
+	order+="$a,"
+done
+"$ks/abstat" -b "$base" -o "${order%,}" -s "$seed" -l "$label" -j "$out/comparisons.json" \
 	"$csv" > "$out/table.txt"
 if [ "$boots" -gt 1 ]; then
 	# Between-boot spread: the median of each boot, per workload and arm.
@@ -224,7 +235,7 @@ if command -v gnuplot >/dev/null; then
 		gnuplot 2>/dev/null <<-EOF || log "gnuplot failed for $w"
 			set terminal svg size 1000,420 dynamic
 			set output '$f.svg'
-			set multiplot layout 1,2 title '$w ($label)' noenhanced
+			set multiplot layout 1,2 title '$w ($short)' noenhanced
 			arms = system("cut -d' ' -f1 '$f.dat' | awk '!s[\$0]++'")
 			set title 'distribution per arm' noenhanced
 			set xtics rotate by -30 noenhanced

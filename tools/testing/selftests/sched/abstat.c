@@ -33,6 +33,7 @@
 struct group {
 	char workload[NAME_MAX_LEN];
 	char arm[NAME_MAX_LEN];
+	int wl_rank, arm_rank;	/* table order */
 	bool higher;		/* higher is better */
 	int n;
 	double v[MAX_SAMPLES];
@@ -47,11 +48,42 @@ static struct group *groups;
 static int nr_groups;
 
 static struct {
-	const char *base, *label, *json;
+	const char *base, *label, *json, *order;
 	double alpha;
 	int resamples;
 	unsigned long long seed;
 } opt = { .alpha = 0.05, .resamples = 10000, .seed = 1 };
+
+/*
+ * Arms are listed in --order (the base first), then as they first appear:
+ * per-round orders are random.
+ */
+static int arm_rank(const char *arm)
+{
+	const char *o = opt.order;
+	size_t len = strlen(arm);
+	int rank = 0;
+
+	if (opt.base && !strcmp(arm, opt.base))
+		return -1;
+	while (o && *o) {
+		if (!strncmp(o, arm, len) && (o[len] == ',' || !o[len]))
+			return rank;
+		o = strchr(o, ',');
+		o = o ? o + 1 : NULL;
+		rank++;
+	}
+	return 1000 + nr_groups;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->wl_rank != y->wl_rank)
+		return x->wl_rank - y->wl_rank;
+	return x->arm_rank - y->arm_rank;
+}
 
 static struct group *group_of(const char *wl, const char *arm)
 {
@@ -66,6 +98,13 @@ static struct group *group_of(const char *wl, const char *arm)
 	g = &groups[nr_groups++];
 	snprintf(g->workload, sizeof(g->workload), "%s", wl);
 	snprintf(g->arm, sizeof(g->arm), "%s", arm);
+	g->wl_rank = nr_groups;
+	for (i = 0; i < nr_groups - 1; i++)
+		if (!strcmp(groups[i].workload, wl)) {
+			g->wl_rank = groups[i].wl_rank;
+			break;
+		}
+	g->arm_rank = arm_rank(arm);
 	return g;
 }
 
@@ -294,7 +333,8 @@ static void print_help(FILE *f)
 		"  -B, --resamples N    bootstrap resamples (default %d)\n"
 		"  -s, --seed S         bootstrap seed (default %llu)\n"
 		"  -l, --label TEXT     printed above the table (e.g. emulated (TCG))\n"
-		"  -j, --json FILE      also write the comparisons as JSON\n",
+		"  -j, --json FILE      also write the comparisons as JSON\n"
+		"  -o, --order A,B,...  order of the arms in the tables\n",
 		opt.alpha, opt.resamples, opt.seed);
 }
 
@@ -307,6 +347,7 @@ int main(int argc, char **argv)
 		{ "seed",	required_argument, NULL, 's' },
 		{ "label",	required_argument, NULL, 'l' },
 		{ "json",	required_argument, NULL, 'j' },
+		{ "order",	required_argument, NULL, 'o' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
@@ -314,7 +355,7 @@ int main(int argc, char **argv)
 	double *p, *adj;
 	int c, i, nc = 0, ret;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -333,6 +374,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			opt.json = optarg;
+			break;
+		case 'o':
+			opt.order = optarg;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -363,6 +407,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "abstat: no measured samples\n");
 		return 1;
 	}
+	qsort(groups, nr_groups, sizeof(*groups), cmp_group);
 
 	for (i = 0; i < nr_groups; i++) {
 		struct group *g = &groups[i], *b = base_of(g);
