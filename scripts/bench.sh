@@ -159,8 +159,16 @@ run_boot() {
 		arms_k=("${plain_args[@]}")
 	fi
 	log "boot $b/$boots: $k kernel"
+	# Progress from the guest (ab.sh writes it to output.log on the share).
+	mkdir -p "$out/$k-$b"
+	( tail -F -n +1 --pid=$$ "$out/$k-$b/output.log" 2>/dev/null |
+		grep --line-buffered "^ab.sh:" >&2 ) &
+	local tailer=$!
 	"$WP_ROOT/scripts/vm.sh" -t "$preset" -T "$timeout" -k "$img" -o "$out/$k-$b" -- \
 		"${ab[@]}" "${arms_k[@]}" "${wl_args[@]}" || r=$?
+	pkill -P $tailer 2>/dev/null || true
+	kill $tailer 2>/dev/null || true
+	wait $tailer 2>/dev/null || true
 	printf '# boot %s of %s:' "$b" "$k" >> "$out/command.txt"
 	printf ' %q' "${ab[@]}" "${arms_k[@]}" "${wl_args[@]}" >> "$out/command.txt"
 	echo >> "$out/command.txt"
