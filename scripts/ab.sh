@@ -144,7 +144,7 @@ schedstat() {
 	SS=(0 0)
 	[ -r /proc/schedstat ] || return 0
 	while read -r -a f; do
-		case ${f[0]} in
+		case ${f[0]:-} in
 		cpu*)	SS[0]=$((SS[0] + f[5])); SS[1]=$((SS[1] + f[6])) ;;
 		domain*)
 			n=${#f[@]} l=${f[0]#domain}
@@ -200,8 +200,25 @@ awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' && log "warning: load average $load
 
 csv=$out/samples.csv
 [ -s "$out/overhead.csv" ] || echo "round,ms,overhead_ms" > "$out/overhead.csv"
-[ -s "$csv" ] || echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine" > "$csv"
+[ -s "$csv" ] || echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine,perf_task_clock_ms,perf_ctx_switches,perf_cpu_migrations" > "$csv"
 printf '%s\n' "${arm_names[@]}" > "$out/arms.txt"
+
+# perf stat -x, output -> PV="task-clock ms,context switches,cpu migrations"
+# (empty fields where perf did not run or could not count).
+perf_values() {
+	local val unit ev rest tc= cs= cm=
+	if [ -n "$perf_bin" ] && [ -r "$1" ]; then
+		while IFS=, read -r val unit ev rest; do
+			case $val in *[!0-9.]*|"") continue ;; esac
+			case $ev in
+			task-clock) tc=$val ;;
+			context-switches) cs=$val ;;
+			cpu-migrations) cm=$val ;;
+			esac
+		done < "$1"
+	fi
+	PV="$tc,$cs,$cm"
+}
 
 # Seeded permutations of the arms, one line per round (Fisher-Yates in
 # awk), computed up front: no forks between measurements.
@@ -262,7 +279,8 @@ for ((r = 1; r <= total; r++)); do
 				[ $i = 2 ] || d+=";"
 				d+="$((SS[i] - ${s0[i]:-0}))"
 			done
-			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$((t1 - t0)),$m,$d" >> "$csv"
+			perf_values "$out/perf/$round-$arm-$wn.csv"
+			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$((t1 - t0)),$m,$d,$PV" >> "$csv"
 		done
 	done
 	now_ms

@@ -40,6 +40,8 @@ struct group {
 	/* placement evidence, summed over samples */
 	int nm;
 	double migr[MAX_SAMPLES];
+	int np;			/* perf stat: context switches, CPU migrations */
+	double ctxsw[MAX_SAMPLES], cpumig[MAX_SAMPLES];
 	double ttwu, local, remote[MAX_LEVELS], affine[MAX_LEVELS];
 	int levels;
 };
@@ -137,7 +139,7 @@ static int load_csv(const char *path)
 {
 	char line[1024], head[1024], *h[MAX_COLS], *f[MAX_COLS], *d, *tok;
 	int nh, n, c_round, c_warm, c_arm, c_wl, c_dir, c_val, c_mig, c_tc;
-	int c_tl, c_dom, lvl, lineno = 1;
+	int c_tl, c_dom, c_cs, c_cm, lvl, lineno = 1;
 	struct group *g;
 	FILE *fp = fopen(path, "r");
 
@@ -158,6 +160,8 @@ static int load_csv(const char *path)
 	c_tc = col(h, nh, "ttwu_count");
 	c_tl = col(h, nh, "ttwu_local");
 	c_dom = col(h, nh, "domain_wake_remote_move_affine");
+	c_cs = col(h, nh, "perf_ctx_switches");
+	c_cm = col(h, nh, "perf_cpu_migrations");
 	if (c_round < 0 || c_arm < 0 || c_wl < 0 || c_dir < 0 || c_val < 0) {
 		fprintf(stderr, "abstat: %s: not an ab.sh samples.csv\n", path);
 		fclose(fp);
@@ -183,6 +187,10 @@ static int load_csv(const char *path)
 		g->v[g->n++] = atof(f[c_val]);
 		if (c_mig >= 0 && *f[c_mig] && atof(f[c_mig]) >= 0)
 			g->migr[g->nm++] = atof(f[c_mig]);
+		if (c_cs >= 0 && c_cm >= 0 && *f[c_cs] && *f[c_cm]) {
+			g->ctxsw[g->np] = atof(f[c_cs]);
+			g->cpumig[g->np++] = atof(f[c_cm]);
+		}
 		if (c_tc >= 0 && c_tl >= 0) {
 			g->ttwu += atof(f[c_tc]);
 			g->local += atof(f[c_tl]);
@@ -268,10 +276,12 @@ static void print_evidence(FILE *f)
 	const struct group *g;
 	int i, l;
 
-	fprintf(f, "\nplacement evidence per arm (migrations: median per run;\n");
-	fprintf(f, "local, and per domain level remote wakeups/affine moves: %% of wakeups)\n");
-	fprintf(f, "%-14s %-26s %10s %8s  %s\n", "workload", "arm",
-		"migrations", "local", "L<level> remote/affine");
+	fprintf(f, "\nplacement evidence per arm: medians per run of the load's\n");
+	fprintf(f, "se.nr_migrations and of perf stat's context switches and CPU\n");
+	fprintf(f, "migrations; schedstat wakeups that were local, and per domain\n");
+	fprintf(f, "level remote wakeups/affine moves, in %% of all wakeups\n");
+	fprintf(f, "%-14s %-26s %10s %10s %9s %8s  %s\n", "workload", "arm",
+		"migrations", "ctx-sw", "cpu-migr", "local", "L<level> remote/affine");
 	for (i = 0; i < nr_groups; i++) {
 		g = &groups[i];
 		fprintf(f, "%-14s %-26s", g->workload, g->arm);
@@ -279,6 +289,11 @@ static void print_evidence(FILE *f)
 			fprintf(f, " %10.0f", stats_median(g->migr, g->nm));
 		else
 			fprintf(f, " %10s", "-");
+		if (g->np)
+			fprintf(f, " %10.0f %9.0f", stats_median(g->ctxsw, g->np),
+				stats_median(g->cpumig, g->np));
+		else
+			fprintf(f, " %10s %9s", "-", "-");
 		if (g->ttwu > 0)
 			fprintf(f, " %7.1f%% ", 100 * g->local / g->ttwu);
 		else
