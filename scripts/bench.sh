@@ -17,9 +17,13 @@
 #                 wakelat hackbench perfpipe
 #   -n LEVELS     pairs per wakebench load, comma list of 1, half, cpus,
 #                 2cpus or numbers (default 1,cpus)
-#   -p PLACEMENT  wakebench placement (default unbound); pinned placements
-#                 leave the scheduler no choice: use them once, as a
-#                 reference table, not to compare arms
+#   -p PLACEMENTS wakebench placements, comma list (default unbound):
+#                 unbound stacked cross-smt cross-core cross-llc; pinned
+#                 placements leave the scheduler no choice: use them once,
+#                 as a reference table, not to compare arms
+#   --reference   the per-machine reference table: every pinned placement
+#                 the topology has, base arm only (same as
+#                 -p stacked,cross-smt,cross-core,cross-llc -a base)
 #   -a ARMS       comma list of base, SIS_SYNC_CORE, SIS_CACHE, both, or
 #                 NAME=FEAT+FEAT (default base,SIS_SYNC_CORE,SIS_CACHE,both);
 #                 the first is the base of the comparisons
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
 	-p) placement=${2:?}; shift 2 ;;
 	-a) arms=${2:?}; shift 2 ;;
 	--aa) arms=A=,B=; shift ;;
+	--reference) placement=stacked,cross-smt,cross-core,cross-llc arms=base; shift ;;
 	-r) rounds=${2:?}; shift 2 ;;
 	-W) warmup=${2:?}; shift 2 ;;
 	-d) duration=${2:?}; shift 2 ;;
@@ -97,7 +102,11 @@ for l in ${loads//,/ }; do
 	pipe|pipe-thread|tcp_rr|udp_rr|tcp_stream|udp_stream|wakelat)
 		case $l in *stream) dir=higher ;; *) dir=lower ;; esac
 		for n in ${levels//,/ }; do
-			wl_args+=(-w "$l@$n|$dir|$value|$wb -q -l $l -n $n -p $placement -d $duration -w 0.5")
+			for p in ${placement//,/ }; do
+				name=$l@$n
+				[ "$placement" = unbound ] || name=$name:$p
+				wl_args+=(-w "$name|$dir|$value|$wb -q -l $l -n $n -p $p -d $duration -w 0.5")
+			done
 		done ;;
 	hackbench)
 		command -v hackbench >/dev/null || die "hackbench missing: run 'make deps' (rt-tests)"
