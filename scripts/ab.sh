@@ -231,7 +231,11 @@ mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$to
 
 # Workload logs go to tmpfs during the run (creating files on the results
 # share costs more than the rest of the harness) and to $out/log at exit.
-logs=$(mktemp -d /tmp/ab-log.XXXXXX)
+# /dev/shm is plain tmpfs; a wakeplace guest's /tmp is an overlay on 9p.
+shm=/tmp
+[ -w /dev/shm ] && shm=/dev/shm
+TMPDIR=$shm	# bash here-strings (not exported: workloads keep theirs)
+logs=$(mktemp -d "$shm/ab-log.XXXXXX")
 [ -z "$perf_bin" ] || mkdir -p "$out/perf"
 now_ms
 t_start=$NOW
