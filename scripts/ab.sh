@@ -83,6 +83,7 @@ saved_features=$(cat "$FEATURES")
 saved_schedstats=$(cat "$SCHEDSTATS" 2>/dev/null || echo)
 restore() {
 	local f
+	declare -F flush >/dev/null && flush
 	if [ -n "${logs:-}" ] && [ -d "$logs" ]; then
 		mkdir -p "$out/log" && cp "$logs"/* "$out/log/" 2>/dev/null
 		rm -rf "$logs"
@@ -237,6 +238,22 @@ shm=/tmp
 TMPDIR=$shm	# bash here-strings (not exported: workloads keep theirs)
 logs=$(mktemp -d "$shm/ab-log.XXXXXX")
 [ -z "$perf_bin" ] || mkdir -p "$out/perf"
+# Split the workload specs once.
+W_NAME=() W_DIR=() W_RE=() W_CMD=()
+for w in "${workloads[@]}"; do
+	IFS='|' read -r wn wd wr wc <<<"$w"
+	W_NAME+=("$wn") W_DIR+=("$wd") W_RE+=("$wr") W_CMD+=("$wc")
+done
+
+# Rows and logs of the current round, written once per round (and by
+# flush at exit: partial results stay).
+rows= rlog=
+flush() {
+	[ -z "$rows" ] || printf '%s' "$rows" >> "$csv"
+	[ -z "$rlog" ] || printf '%s' "$rlog" >> "$logs/round-$round.txt"
+	rows= rlog=
+}
+
 now_ms
 t_start=$NOW
 for ((r = 1; r <= total; r++)); do
@@ -248,33 +265,36 @@ for ((r = 1; r <= total; r++)); do
 	order=0
 	for arm in ${perm[r - 1]}; do
 		order=$((order + 1))
+		progress "$r" "$arm" "${#W_NAME[@]} workload(s)"
 		set_arm "$arm"
 		schedstat
-		for w in "${workloads[@]}"; do
-			IFS='|' read -r wn wd wr wc <<<"$w"
-			progress "$r" "$arm" "$wn"
+		for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+			wn=${W_NAME[k]}
 			s0=("${SS[@]}")	# the previous snapshot: nothing ran since
+			pf=$out/perf/$round-$arm-$wn.csv
 			now_ms
 			t0=$NOW
 			if [ -n "$perf_bin" ]; then
-				o=$("$perf_bin" stat -x, -e "$perf_events" \
-					-o "$out/perf/$round-$arm-$wn.csv" -- sh -c "$wc" 2>&1)
+				o=$("$perf_bin" stat -x, -e "$perf_events" -o "$pf" \
+					-- sh -c "${W_CMD[k]}" 2>&1)
 			else
-				o=$(sh -c "$wc" 2>&1)
+				o=$(sh -c "${W_CMD[k]}" 2>&1)
 			fi
 			rc=$?
 			now_ms
 			t1=$NOW
 			schedstat
 			busy=$((busy + t1 - t0))
-			printf '%s\n' "$o" > "$logs/$round-$arm-$wn.txt"
+			rlog+="=== round $round, arm $arm, $wn: exit $rc"$'\n'"$o"$'\n'
 			if [ $rc = 4 ]; then
 				log "$wn skipped (exit 4): ${o##*$'\n'}"
 				continue
 			fi
-			[ $rc = 0 ] || die "workload $wn failed (exit $rc) in arm $arm: ${o: -300}"
-			[[ $o =~ $wr ]] ||
-				die "workload $wn: no match for /$wr/ in its output (see $out/log/$round-$arm-$wn.txt)"
+			if [ $rc != 0 ] || ! [[ $o =~ ${W_RE[k]} ]]; then
+				flush
+				[ $rc = 0 ] || die "workload $wn failed (exit $rc) in arm $arm: ${o: -300}"
+				die "workload $wn: no match for /${W_RE[k]}/ in its output (see $out/log/round-$round.txt)"
+			fi
 			v=${BASH_REMATCH[1]}
 			m=
 			[[ $o =~ \"migrations\":(-?[0-9]+) ]] && m=${BASH_REMATCH[1]}
@@ -283,10 +303,11 @@ for ((r = 1; r <= total; r++)); do
 				[ $i = 2 ] || d+=";"
 				d+="$((SS[i] - ${s0[i]:-0}))"
 			done
-			perf_values "$out/perf/$round-$arm-$wn.csv"
-			echo "$round,$is_warm,$order,$arm,$wn,$wd,$v,$((t1 - t0)),$m,$d,$PV" >> "$csv"
+			perf_values "$pf"
+			rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,$((t1 - t0)),$m,$d,$PV"$'\n'
 		done
 	done
+	flush
 	now_ms
 	t_end=$NOW
 	over=$((t_end - t_round - busy))
