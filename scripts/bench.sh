@@ -214,7 +214,7 @@ accel=$(sed -n 's/^accelerator: //p' "$out"/*-1/run.txt 2>/dev/null | head -1)
 case $accel in
 kvm*)	label="accelerator: kvm"
 	short=kvm ;;
-*)	label="EMULATED (TCG; ${accel#tcg }): these verdicts check the harness, not the effect of the features on real hardware"
+*)	label="EMULATED (TCG): these verdicts check the harness, not the effect of the features on real hardware"
 	short="EMULATED, TCG" ;;
 esac
 order=
@@ -230,7 +230,7 @@ done
 	"$csv" > "$out/table.txt"
 if [ "$boots" -gt 1 ]; then
 	# Between-boot spread: the median of each boot, per workload and arm.
-	awk -F, 'NR > 1 && !$3 { k = $6 SUBSEP $5; v[k, $1, ++n[k, $1]] = $8; arms[k]; boots[$1] }
+	awk -F, 'NR > 1 && !$3 { k = $6 SUBSEP $5; v[k, $1, ++n[k, $1]] = $8; arms[k] = 1; boots[$1] = 1 }
 		function med(k, b,   m, i, j, t, a) { m = n[k, b]; for (i = 1; i <= m; i++) a[i] = v[k, b, i]
 			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 			return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
