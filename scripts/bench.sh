@@ -238,7 +238,7 @@ if [ "$boots" -gt 1 ]; then
 		for (k in arms) { split(k, p, SUBSEP); lo = ""; hi = ""; s = ""
 			for (b in boots) if (n[k, b]) { x = med(k, b); s = s sprintf(" %.4g", x)
 				if (lo == "" || x < lo) lo = x; if (hi == "" || x > hi) hi = x }
-			printf "%-14s %-26s boots:%s  spread %.2f%%\n", p[1], p[2], s, (lo > 0 ? 100 * (hi / lo - 1) : 0) } }' \
+			printf "%-20s %-24s boots:%s  spread %.2f%%\n", p[1], p[2], s, (lo > 0 ? 100 * (hi / lo - 1) : 0) } }' \
 		"$csv" | sort >> "$out/table.txt"
 fi
 cp "$out"/*-1/ab/environment.txt "$out/" 2>/dev/null || true

@@ -245,12 +245,12 @@ static void print_table(FILE *f, struct cmp *cmps, int nc)
 	const struct group *g;
 	int i, j;
 
-	fprintf(f, "%-14s %-26s %4s %12s %7s %9s %21s %8s %8s %-7s %s\n",
+	fprintf(f, "%-20s %-24s %4s %12s %7s %9s %21s %8s %8s %-7s %s\n",
 		"workload", "arm", "n", "median", "CV", "vs base", "95% CI",
 		"p", "p(Holm)", "verdict", "runs needed");
 	for (i = 0; i < nr_groups; i++) {
 		g = &groups[i];
-		fprintf(f, "%-14s %-26s %4d %12.4g %6.2f%%", g->workload, g->arm,
+		fprintf(f, "%-20s %-24s %4d %12.4g %6.2f%%", g->workload, g->arm,
 			g->n, stats_median(g->v, g->n), 100 * stats_cv(g->v, g->n));
 		for (j = 0; j < nc; j++)
 			if (cmps[j].g == g)
@@ -280,11 +280,11 @@ static void print_evidence(FILE *f)
 	fprintf(f, "se.nr_migrations and of perf stat's context switches and CPU\n");
 	fprintf(f, "migrations; schedstat wakeups that were local, and per domain\n");
 	fprintf(f, "level remote wakeups/affine moves, in %% of all wakeups\n");
-	fprintf(f, "%-14s %-26s %10s %10s %9s %8s  %s\n", "workload", "arm",
+	fprintf(f, "%-20s %-24s %10s %10s %9s %8s  %s\n", "workload", "arm",
 		"migrations", "ctx-sw", "cpu-migr", "local", "L<level> remote/affine");
 	for (i = 0; i < nr_groups; i++) {
 		g = &groups[i];
-		fprintf(f, "%-14s %-26s", g->workload, g->arm);
+		fprintf(f, "%-20s %-24s", g->workload, g->arm);
 		if (g->nm)
 			fprintf(f, " %10.0f", stats_median(g->migr, g->nm));
 		else
