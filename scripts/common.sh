@@ -13,6 +13,8 @@ WP_TREE=$WP_BUILD/linux
 WP_OBJ=$WP_BUILD/obj
 WP_PATCHES=$WP_ROOT/patches
 WP_FILEMAP=$WP_ROOT/scripts/files.map
+# Where Debian's linux-source package puts its tarball (tests point it elsewhere).
+WP_USRSRC=${WP_USRSRC:-/usr/src}
 
 # Git names inside the kernel tree.
 WP_BRANCH=wakeplace
@@ -32,6 +34,19 @@ WP_ME=$(basename "$0")
 
 log()  { printf '%s: %s\n' "$WP_ME" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "$WP_ME" "$*" >&2; exit 1; }
+
+# Every unhandled failure names itself: script, line, function and command.
+# set -E carries the trap into functions, subshells and command
+# substitutions (a failure inside $(...) is reported there and again by the
+# command that used it).  Deliberate exits (die, usage, a code passed on on
+# purpose) do not come here: they print their own reason.
+wp_on_err() {	# rc line command
+	printf '%s: error: %s:%s%s: exit %s from: %s\n' "$WP_ME" \
+		"$(basename "${BASH_SOURCE[1]:-$0}")" "$2" \
+		"$(f=${FUNCNAME[1]:-main}; [ "$f" = main ] || echo " (in $f())")" "$1" "$3" >&2
+}
+set -E
+trap 'wp_on_err $? $LINENO "$BASH_COMMAND"' ERR
 
 # git in the kernel tree, with the fixed identity.
 tgit() { git -C "$WP_TREE" "${WP_GIT_IDENT[@]}" "$@"; }
@@ -75,8 +90,8 @@ make_baseline_repo() {
 		die "$WP_BASELINE_PKG $version is not installed (have: ${have:-none})"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	log "extracting /usr/src/$WP_BASELINE_PKG.tar.xz ($version)"
-	tar -C "$dir" --strip-components=1 -xJf "/usr/src/$WP_BASELINE_PKG.tar.xz"
+	log "extracting $WP_USRSRC/$WP_BASELINE_PKG.tar.xz ($version)"
+	tar -C "$dir" --strip-components=1 -xJf "$WP_USRSRC/$WP_BASELINE_PKG.tar.xz"
 	[ -f "$dir/Makefile" ] && grep -q '^PATCHLEVEL = 12$' "$dir/Makefile" ||
 		die "$WP_BASELINE_PKG tarball is not a 6.12 tree"
 	log "committing the baseline (takes a minute)"
@@ -87,7 +102,7 @@ make_baseline_repo() {
 	GIT_AUTHOR_DATE=$WP_BASE_DATE GIT_COMMITTER_DATE=$WP_BASE_DATE \
 		git -C "$dir" "${WP_GIT_IDENT[@]}" commit -q \
 		-m "Debian $WP_BASELINE_PKG $version" \
-		-m "Pristine /usr/src/$WP_BASELINE_PKG.tar.xz, the wakeplace baseline."
+		-m "Pristine $WP_USRSRC/$WP_BASELINE_PKG.tar.xz, the wakeplace baseline."
 }
 
 # Write the series on $WP_BRANCH as git format-patch files plus a quilt

@@ -19,6 +19,7 @@ linux-perf rt-tests gnuplot-nox"
 check_only=0
 case ${1:-} in
 --check) check_only=1 ;;
+--list) printf '%s\n' $WP_PACKAGES; exit 0 ;;
 '') ;;
 *) die "usage: $WP_ME [--check]" ;;
 esac
@@ -35,7 +36,7 @@ done
 
 have=$(installed_version "$WP_BASELINE_PKG")
 want_base=
-if [ "$have" != "$WP_BASELINE_VERSION" ] || [ ! -f "/usr/src/$WP_BASELINE_PKG.tar.xz" ]; then
+if [ "$have" != "$WP_BASELINE_VERSION" ] || [ ! -f "$WP_USRSRC/$WP_BASELINE_PKG.tar.xz" ]; then
 	want_base="$WP_BASELINE_PKG=$WP_BASELINE_VERSION"
 fi
 
