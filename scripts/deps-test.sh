@@ -84,6 +84,7 @@ for c in dpkg-query apt-cache apt-get id; do
 	ln -s shim "$shims/$c"
 done
 
+export WP_BASELINE_PKG
 mapfile -t packages < <("$WP_ROOT/scripts/deps.sh" --list)
 [ ${#packages[@]} -gt 5 ] || die "deps.sh --list gave ${#packages[@]} packages"
 pin=$WP_BASELINE_VERSION
