@@ -80,12 +80,14 @@ make_config() {
 }
 
 start=$(date +%s)
+ccache_mark
 make_config
 log "building bzImage ($(git -C "$SRC" describe --always --dirty --abbrev=12))"
 "${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" olddefconfig >/dev/null
 "${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" LOCALVERSION="$LV" bzImage ||
 	die "kernel build failed"
 kdone=$(date +%s)
+log "kernel: $(ccache_delta)"
 if [ -n "$baseline" ]; then
 	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (baseline)"
 	exit 0

@@ -39,6 +39,7 @@ for c in "${commits[@]}"; do
 	subj=$(tgit log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
 	t0=$(date +%s)
+	ccache_mark
 	if ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
 		LOCALVERSION= olddefconfig bzImage > "$obj/build-$n.log" 2>&1; then
 		tail -20 "$obj/build-$n.log" >&2
@@ -53,7 +54,7 @@ for c in "${commits[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	log "ok [$n/${#commits[@]}] $(($(date +%s) - t0)) s: $subj"
+	log "ok [$n/${#commits[@]}] $(($(date +%s) - t0)) s, $(ccache_delta): $subj"
 done
 [ $failed = 0 ] || die "$failed of ${#commits[@]} commits do not build"
 log "all ${#commits[@]} commits build"

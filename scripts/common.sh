@@ -48,6 +48,20 @@ wp_on_err() {	# rc line command
 set -E
 trap 'wp_on_err $? $LINENO "$BASH_COMMAND"' ERR
 
+# ccache's counters since ccache_mark: "ccache: H hits (D direct, P
+# preprocessed), M misses".
+ccache_mark() { ccache --print-stats > "$WP_BUILD/.ccache-mark" 2>/dev/null || :; }
+ccache_delta() {
+	ccache --print-stats 2>/dev/null | awk -v f="$WP_BUILD/.ccache-mark" '
+	BEGIN { FS = "\t"; while ((getline l < f) > 0) { split(l, a, "\t"); o[a[1]] = a[2] } }
+	{ d[$1] = $2 - o[$1] }
+	END {
+		printf "ccache: %d hits (%d direct, %d preprocessed), %d misses\n",
+			d["direct_cache_hit"] + d["preprocessed_cache_hit"],
+			d["direct_cache_hit"], d["preprocessed_cache_hit"], d["cache_miss"]
+	}'
+}
+
 # git in the kernel tree, with the fixed identity.
 tgit() { git -C "$WP_TREE" "${WP_GIT_IDENT[@]}" "$@"; }
 
