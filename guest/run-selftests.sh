@@ -11,7 +11,7 @@
 set -u
 ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
-cd "$ks" || exit 1
+cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 
 # topology_test checks the shape the VM runner booted.
 export KSELFTEST_TOPOLOGY_TEST_ARGS="${WP_TOPO_EXPECT:-}"
@@ -23,7 +23,7 @@ for t in $(./run_kselftest.sh -l); do
 	esac
 	args="$args -t $t"
 done
-[ -n "$args" ] || { echo "no tests installed in $ks" >&2; exit 1; }
+[ -n "$args" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
 
 echo "# kernel $(uname -r), topology ${WP_TOPO:-?}, accelerator ${WP_ACCEL:-?}"
 # shellcheck disable=SC2086

@@ -272,4 +272,5 @@ over=$(awk -F, 'FNR > 1 { o += $3; t += $2 } END { if (t) printf "%.2f%% (%d ms 
 echo
 echo "harness overhead: ${over:-n/a}; seed $seed"
 echo "results: $out (table.txt, comparisons.json, samples.csv, plots/, command.txt; per boot: <kernel>-<boot>/)"
+[ "$rc" = 0 ] || log "exit $rc: a guest run failed (its boot is named above); the table holds what was measured"
 exit $rc

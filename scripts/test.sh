@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 'make test': every stage from a bare Debian machine to a verdict.
-#   deps -> tree -> host checks -> check-patches -> build -> every commit
+#   script checks (deps.sh against shims) -> deps -> tree -> host checks -> check-patches -> build -> every commit
 #   of the series builds (check-series) -> one boot per
 #   topology preset running the sched kselftests (and the KUnit suites built
 #   into the kernel; stats_test checks the bench statistics) -> a short
@@ -30,6 +30,39 @@ stage() {	# name command...: run a stage, time it, stop on failure
 	"$@" || rc=$?
 	timing+=("$name $(($(date +%s) - t0))s")
 	[ $rc = 0 ] || die "stage '$name' failed (exit $rc)"
+}
+
+# Checks of the scripts themselves, before anything is installed: deps.sh
+# against shimmed apt/dpkg (deps-test.sh, TAP), and the ERR trap that makes
+# every unhandled failure name its script, line and command.
+script_checks() {
+	local out=$run/host.result f msg
+	"$S/deps-test.sh" > "$run/deps-test.tap" 2>&1 || true
+	awk -v tap="$run/deps-test.tap" '
+	/^(not )?ok [0-9]+ / {
+		st = ($1 == "not") ? "fail" : "pass"; n = ($1 == "not") ? $3 : $2
+		line = $0; sub(/^(not )?ok [0-9]+ /, "", line)
+		printf "host %s deps-test:%s %s\n", st, n, line; seen++
+	}
+	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
+	END { if (!plan || seen != plan) printf "host fail deps-test:plan %d of %d results (see %s)\n", seen, plan, tap }
+	' "$run/deps-test.tap" > "$out"
+	printf '%s\n' 'set -euo pipefail' ". '$S/common.sh'" 'f() { false; }' f > "$run/trap-check.sh"
+	msg=$(bash "$run/trap-check.sh" 2>&1) || true
+	if grep -qxF 'trap-check.sh: error: trap-check.sh:3 (in f()): exit 1 from: false' <<<"$msg"; then
+		echo "host pass err-trap says script, line, function and command" >> "$out"
+	else
+		echo "host fail err-trap got: ${msg:-nothing}" >> "$out"
+	fi
+	# Every bash stage script gets the trap through common.sh; ab.sh runs
+	# alone on machines without the repository (no set -e; each exit
+	# path says why).
+	for f in "$S"/*.sh; do
+		case ${f##*/} in common.sh|ab.sh) continue ;; esac
+		grep -q '^\. "$(dirname "$0")/common.sh"' "$f" ||
+			echo "host fail err-trap:${f##*/} does not source common.sh" >> "$out"
+	done
+	log "$(grep -c ' pass ' "$out" || true) passed, $(grep -c ' fail ' "$out" || true) failed (deps-test: $run/deps-test.tap)"
 }
 
 host_checks() {
@@ -137,6 +170,7 @@ parse_results() {	# preset
 summarise() {
 	local results=$run/results.txt pass fail skip
 	{
+		cat "$run/host.result" 2>/dev/null
 		for p in "${presets[@]}"; do parse_results "$p"; done
 		cat "$run/bench-smoke.result" 2>/dev/null
 	} > "$results"
@@ -146,7 +180,7 @@ summarise() {
 	$2 == "skip" && !ok[$1 " " $3] { $2 = "fail"; $0 = $0 " (unexpected skip)" }
 	{ print }' "$results" > "$results.new" && mv "$results.new" "$results"
 	grep -v ' pass ' "$results" | sed 's/^/  /' >&2 || true
-	for p in "${presets[@]}"; do
+	for p in host "${presets[@]}"; do
 		printf '%-6s %3d passed, %d failed, %d skipped\n' "$p" \
 			"$(grep -c "^$p pass " "$results" || true)" \
 			"$(grep -c "^$p fail " "$results" || true)" \
@@ -171,6 +205,7 @@ summarise() {
 }
 
 mkdir -p "$run"
+stage script-checks script_checks
 stage deps "$S/deps.sh"
 stage tree "$S/tree.sh"
 stage host-checks host_checks

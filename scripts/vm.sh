@@ -185,10 +185,13 @@ if [ -n "$bad" ]; then
 	echo "console: problems found" >> "$results/run.txt"
 	[ "$rc" != 0 ] || rc=1
 fi
-case $rc in
-124) log "timeout after $timeout s (see $results/console.log)" ;;
-125) log "guest died without an exit code (qemu exit $qrc; see $results/console.log, qemu.log)" ;;
-esac
 echo "$rc" > "$results/exit-code"
-log "guest exit $rc after $((t1 - t0)) s"
+# The exit code is passed on on purpose: say what it means.
+case $rc in
+0) log "guest command exited 0 after $((t1 - t0)) s" ;;
+4) log "guest command exited 4: skipped (kselftest's skip code; see $results/output.log)" ;;
+124) log "exit 124: timeout after $timeout s (see $results/console.log)" ;;
+125) log "exit 125: guest died without an exit code (qemu exit $qrc; see $results/console.log, qemu.log)" ;;
+*) log "exit $rc: ${bad:+kernel console problems; }guest command's code after $((t1 - t0)) s (see $results/output.log)" ;;
+esac
 exit "$rc"
