@@ -39,9 +39,7 @@ if [ -n "$baseline" ]; then
 fi
 KMAKE=(make -C "$SRC" ARCH=x86_64 -j"$(nproc)")
 
-export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
-export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
+kbuild_env
 
 # Generate the config in a scratch directory, install it only if it changed:
 # rewriting an identical .config would still cost a rebuild.
@@ -83,6 +81,7 @@ start=$(date +%s)
 ccache_mark
 make_config
 log "building bzImage ($(git -C "$SRC" describe --always --dirty --abbrev=12))"
+rm -f "$OBJ/.wakeplace-built"
 "${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" olddefconfig >/dev/null
 "${KMAKE[@]}" -s O="$OBJ" CC="ccache gcc" LOCALVERSION="$LV" bzImage ||
 	die "kernel build failed"
@@ -99,4 +98,9 @@ make -s -C "$WP_TREE/tools/testing/selftests" TARGETS=sched \
 	O="$WP_BUILD/kselftest-obj" INSTALL_PATH="$WP_BUILD/kselftest" \
 	install >/dev/null || die "kselftest build failed"
 end=$(date +%s)
+# What was built, for check-series.sh: the commit, when the tree had no
+# uncommitted changes, with the config and compiler.
+if [ -z "$(tgit status --porcelain --untracked-files=no)" ]; then
+	echo "$(tgit rev-parse HEAD) $(build_key "$OBJ/.config")" > "$OBJ/.wakeplace-built"
+fi
 log "built in $((end - start)) s (kernel $((kdone - start)) s, selftests $((end - kdone)) s): $(cat "$WP_OBJ/include/config/kernel.release")"

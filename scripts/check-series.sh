@@ -4,14 +4,24 @@
 # Bisectability: every commit of the series builds on its own (guest kernel
 # bzImage with the project's config, and the sched kselftests with -Werror
 # off but warnings shown).  Uses a separate worktree and object directory,
-# so the main tree and build/obj are not touched; ccache makes each step
-# an incremental build.
+# so the main tree and build/obj are not touched; ccache (shared with
+# build.sh, see kbuild_env) makes each step an incremental build.
 #
-# usage: check-series.sh
+# A result is a function of the commit, the config and the compiler, so it
+# is recorded (build/series/verified/) and not rebuilt while those three
+# stay the same; the commit 'make build' just built from a clean tree at the
+# same config counts as built.  --rebuild ignores both.
+#
+# usage: check-series.sh [--rebuild]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# = 0 ] || die "usage: $WP_ME"
+rebuild=
+case $# in
+0) ;;
+1) [ "$1" = --rebuild ] || die "usage: $WP_ME [--rebuild]"; rebuild=1 ;;
+*) die "usage: $WP_ME [--rebuild]" ;;
+esac
 require_tree
 [ -f "$WP_OBJ/.config" ] || die "no $WP_OBJ/.config: run 'make build' first"
 
@@ -19,9 +29,7 @@ require_tree
 # CCACHE_BASEDIR) sees the same relative paths and hits.
 wt=$WP_BUILD/series/linux
 obj=$WP_BUILD/series/obj
-export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
-export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
+kbuild_env
 
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"
@@ -32,11 +40,25 @@ fi
 mkdir -p "$obj"
 cp "$WP_OBJ/.config" "$obj/.config"
 
+verified=$WP_BUILD/series/verified
+mkdir -p "$verified"
+key=$(build_key "$WP_OBJ/.config")
+
 mapfile -t commits < <(tgit rev-list --reverse "$WP_BASE_TAG..$WP_BRANCH")
 n=0 failed=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
 	subj=$(tgit log -1 --format=%s "$c")
+	stamp=$verified/$c-$key
+	if [ -z "$rebuild" ] && [ -f "$stamp" ]; then
+		log "ok [$n/${#commits[@]}] verified $(cat "$stamp") (same commit, config, compiler): $subj"
+		continue
+	fi
+	if [ -z "$rebuild" ] && [ "$(cat "$WP_OBJ/.wakeplace-built" 2>/dev/null)" = "$c $key" ]; then
+		echo "by 'make build' on $(date -u +%Y-%m-%dT%H:%MZ)" > "$stamp"
+		log "ok [$n/${#commits[@]}] built by 'make build' in $WP_OBJ (same commit, config, compiler): $subj"
+		continue
+	fi
 	git -C "$wt" checkout -q --detach "$c"
 	t0=$(date +%s)
 	ccache_mark
@@ -54,6 +76,7 @@ for c in "${commits[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
+	echo "on $(date -u +%Y-%m-%dT%H:%MZ)" > "$stamp"
 	log "ok [$n/${#commits[@]}] $(($(date +%s) - t0)) s, $(ccache_delta): $subj"
 done
 [ $failed = 0 ] || die "$failed of ${#commits[@]} commits do not build"
