@@ -10,13 +10,14 @@
 #   make check-series    every commit of the series builds on its own
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
+#   make fresh-check     .ci/run in a bare Debian 12 root (mmdebstrap; root, ~30 min)
 
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build vm test bench rebase clean distclean
+.PHONY: help deps tree patches check-patches check-series build vm test bench rebase fresh-check clean distclean
 
 help:
-	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
 
 deps:
 	$(S)/deps.sh
@@ -48,10 +49,16 @@ bench:
 rebase:
 	$(S)/rebase.sh $(VERSION)
 
+fresh-check:
+	$(S)/fresh-check.sh $(ARGS)
+
 # Keeps build/linux (it may hold unexported work) and the ccache.
 clean:
 	rm -rf build/obj build/baseline/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series
 
+# Never while a fresh-check root still has /dev bound in build/fresh.
 distclean: clean
+	@! grep -qF " $(CURDIR)/build/" /proc/mounts || \
+		{ echo "distclean: file systems still mounted under build/ (see /proc/mounts)"; exit 1; }
 	$(S)/tree.sh --check-exported
 	rm -rf build
