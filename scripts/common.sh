@@ -35,12 +35,14 @@ WP_ME=$(basename "$0")
 log()  { printf '%s: %s\n' "$WP_ME" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "$WP_ME" "$*" >&2; exit 1; }
 
-# Every unhandled failure names itself: script, line, function and command.
-# set -E carries the trap into functions, subshells and command
-# substitutions (a failure inside $(...) is reported there and again by the
-# command that used it).  Deliberate exits (die, usage, a code passed on on
-# purpose) do not come here: they print their own reason.
+# Every failure that ends a script names itself: script, line, function and
+# command.  set -E carries the trap into functions, subshells and command
+# substitutions; where errexit is off (inside $(...), bash's default) a
+# failure does not end anything, so only the command that used its output
+# reports.  Deliberate exits (die, usage, a code passed on on purpose) do
+# not come here: they print their own reason.
 wp_on_err() {	# rc line command
+	case $- in *e*) ;; *) return 0 ;; esac
 	printf '%s: error: %s:%s%s: exit %s from: %s\n' "$WP_ME" \
 		"$(basename "${BASH_SOURCE[1]:-$0}")" "$2" \
 		"$(f=${FUNCNAME[1]:-main}; [ "$f" = main ] || echo " (in $f())")" "$1" "$3" >&2
