@@ -99,6 +99,13 @@ series_patches() {
 	done < "$WP_PATCHES/series"
 }
 
+# A checksum of patches/ (series file and patches), recorded in the tree's
+# git config whenever the branch and patches/ are known to match.
+patches_sum() {
+	cat "$WP_PATCHES/series" $(series_patches) 2>/dev/null | sha256sum | cut -c1-16
+}
+record_patches_sum() { tgit config wakeplace.patchesSum "$(patches_sum)"; }
+
 # Fail unless the tree is ours: a git repository with the baseline tag.
 require_tree() {
 	[ -e "$WP_TREE" ] || die "no kernel tree at $WP_TREE: run 'make tree' first"

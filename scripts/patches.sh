@@ -116,4 +116,5 @@ rm -f "$WP_PATCHES"/*.patch "$WP_PATCHES/series"
 mkdir -p "$WP_PATCHES"
 cp "$tmp"/* "$WP_PATCHES"/
 tgit tag -f "$WP_EXPORTED_TAG" "$WP_BRANCH" >/dev/null
+record_patches_sum
 log "patches/: $(wc -l < "$WP_PATCHES/series") patch(es) from $WP_BRANCH ($(tgit rev-parse --short=12 "$WP_BRANCH"))"

@@ -45,9 +45,18 @@ check_no_unexported_work() {
 }
 
 # Apply patches/ on a scratch branch; move $WP_BRANCH only on success.
+# Nothing to do when the branch is the exported one and patches/ is what
+# was applied or exported last: checking out the baseline and back would
+# only touch every patched file (include/linux/sched.h among them) and
+# make the next build recompile most of the kernel.
 apply_series() {
 	local old new
 	old=$(tgit rev-parse "$WP_BRANCH")
+	if [ "$old" = "$(tgit rev-parse "$WP_EXPORTED_TAG")" ] &&
+	   [ "$(tgit config --get wakeplace.patchesSum || true)" = "$(patches_sum)" ]; then
+		log "branch $WP_BRANCH already holds patches/ (unchanged since it was applied or exported)"
+		return 0
+	fi
 	tgit checkout -q -B wakeplace-apply "$WP_BASE_TAG"
 	mapfile -t ps < <(series_patches)
 	if [ ${#ps[@]} -gt 0 ] &&
@@ -66,6 +75,7 @@ apply_series() {
 	fi
 	tgit branch -q -D wakeplace-apply
 	tgit tag -f "$WP_EXPORTED_TAG" "$WP_BRANCH" >/dev/null
+	record_patches_sum
 }
 
 if [ $check_only = 1 ]; then
