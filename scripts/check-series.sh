@@ -10,7 +10,8 @@
 # A result is a function of the commit, the config and the compiler, so it
 # is recorded (build/series/verified/) and not rebuilt while those three
 # stay the same; the commit 'make build' just built from a clean tree at the
-# same config counts as built.  --rebuild ignores both.
+# same config counts as built, and a commit that changes only selftests or
+# .rst files keeps its parent's kernel.  --rebuild ignores the records.
 #
 # usage: check-series.sh [--rebuild]
 set -euo pipefail
@@ -44,25 +45,39 @@ verified=$WP_BUILD/series/verified
 mkdir -p "$verified"
 key=$(build_key "$WP_OBJ/.config")
 
+# True if commit $1 changes nothing a kernel build reads compared with its
+# parent: only selftests and .rst documentation.
+kernel_unchanged() {
+	! tgit diff --name-only "$1^" "$1" |
+		grep -qvE '^(tools/testing/selftests/|Documentation/.*\.rst$)'
+}
+
 mapfile -t commits < <(tgit rev-list --reverse "$WP_BASE_TAG..$WP_BRANCH")
-n=0 failed=0
+n=0 failed=0 kernel_ok=
 for c in "${commits[@]}"; do
 	n=$((n + 1))
 	subj=$(tgit log -1 --format=%s "$c")
 	stamp=$verified/$c-$key
 	if [ -z "$rebuild" ] && [ -f "$stamp" ]; then
 		log "ok [$n/${#commits[@]}] verified $(cat "$stamp") (same commit, config, compiler): $subj"
+		kernel_ok=$c
 		continue
 	fi
 	if [ -z "$rebuild" ] && [ "$(cat "$WP_OBJ/.wakeplace-built" 2>/dev/null)" = "$c $key" ]; then
 		echo "by 'make build' on $(date -u +%Y-%m-%dT%H:%MZ)" > "$stamp"
 		log "ok [$n/${#commits[@]}] built by 'make build' in $WP_OBJ (same commit, config, compiler): $subj"
+		kernel_ok=$c
 		continue
 	fi
 	git -C "$wt" checkout -q --detach "$c"
 	t0=$(date +%s)
 	ccache_mark
-	if ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
+	# A commit that only touches selftests or .rst files has its parent's
+	# kernel, which built: build only the selftests.
+	kwhat=
+	if [ "$kernel_ok" = "$(tgit rev-parse "$c^")" ] && kernel_unchanged "$c"; then
+		kwhat="kernel as its parent's (only selftests/.rst changed), "
+	elif ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
 		LOCALVERSION= olddefconfig bzImage > "$obj/build-$n.log" 2>&1; then
 		tail -20 "$obj/build-$n.log" >&2
 		log "FAIL [$n/${#commits[@]}] kernel: $subj"
@@ -76,8 +91,9 @@ for c in "${commits[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	echo "on $(date -u +%Y-%m-%dT%H:%MZ)" > "$stamp"
-	log "ok [$n/${#commits[@]}] $(($(date +%s) - t0)) s, $(ccache_delta): $subj"
+	kernel_ok=$c
+	echo "on $(date -u +%Y-%m-%dT%H:%MZ)${kwhat:+, ${kwhat%, }}" > "$stamp"
+	log "ok [$n/${#commits[@]}] $(($(date +%s) - t0)) s, $kwhat$(ccache_delta): $subj"
 done
 [ $failed = 0 ] || die "$failed of ${#commits[@]} commits do not build"
 log "all ${#commits[@]} commits build"
