@@ -39,11 +39,28 @@ if [ ! -e "$wt/.git" ]; then
 	tgit worktree add -q --detach "$wt" "$WP_BASE_TAG"
 fi
 mkdir -p "$obj"
-cp "$WP_OBJ/.config" "$obj/.config"
 
 verified=$WP_BUILD/series/verified
 mkdir -p "$verified"
 key=$(build_key "$WP_OBJ/.config")
+
+# The options of the project's config that commit $1's build did not get,
+# although its Kconfig files define them (an option the commit does not
+# know yet is fine).  A commit must be built with the config under test.
+config_drift() {
+	git -C "$wt" grep -hoE '^(menu)?config [A-Z0-9_]+' -- 'Kconfig*' '*/Kconfig*' |
+	awk -v want="$WP_OBJ/.config" -v got="$obj/.config" '
+	{ known["CONFIG_" $2] = 1 }
+	END {
+		while ((getline l < got) > 0) if (l ~ /^CONFIG_/) { split(l, a, "="); have[a[1]] = l }
+		while ((getline l < want) > 0) {
+			if (l !~ /^CONFIG_/) continue
+			split(l, a, "=")
+			if (have[a[1]] != l && known[a[1]])
+				printf " %s (got: %s)", l, have[a[1]] == "" ? "unset" : have[a[1]]
+		}
+	}'
+}
 
 # True if commit $1 changes nothing a kernel build reads compared with its
 # parent: only selftests and .rst documentation.
@@ -73,14 +90,24 @@ for c in "${commits[@]}"; do
 	t0=$(date +%s)
 	ccache_mark
 	# A commit that only touches selftests or .rst files has its parent's
-	# kernel, which built: build only the selftests.
+	# kernel, which built: build only the selftests.  Every other commit
+	# starts from the project's config: olddefconfig drops what an earlier
+	# commit's Kconfig did not know, and carrying that on built the KUnit
+	# suites' commits without them.
 	kwhat=
 	if [ "$kernel_ok" = "$(tgit rev-parse "$c^")" ] && kernel_unchanged "$c"; then
 		kwhat="kernel as its parent's (only selftests/.rst changed), "
-	elif ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
+	elif ! cp "$WP_OBJ/.config" "$obj/.config" ||
+	     ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
 		LOCALVERSION= olddefconfig bzImage > "$obj/build-$n.log" 2>&1; then
 		tail -20 "$obj/build-$n.log" >&2
 		log "FAIL [$n/${#commits[@]}] kernel: $subj"
+		failed=$((failed + 1))
+		continue
+	fi
+	drift=$(config_drift "$c")
+	if [ -n "$drift" ]; then
+		log "FAIL [$n/${#commits[@]}] built without the project's config:$drift: $subj"
 		failed=$((failed + 1))
 		continue
 	fi

@@ -51,17 +51,11 @@ set -E
 trap 'wp_on_err $? $LINENO "$BASH_COMMAND"' ERR
 
 # Environment of every kernel build (build.sh, check-series.sh): one ccache
-# shared by all trees and paths, and reproducible build stamps.
-# CCACHE_BASEDIR turns absolute paths under build/ into relative ones, but
-# only where an argument starts with the path: Kbuild's
-# -fmacro-prefix-map=$(srctree)/= carries the tree's absolute path inside
-# it, so every object of a tree at another path (a fresh clone,
-# check-series' worktree) missed.  That option only strips srctree from
-# __FILE__, giving the same object for every srctree, so leave it out of
-# the hash.
+# shared by all trees and paths (CCACHE_BASEDIR makes the paths under
+# build/ relative; ccache drops the path of Kbuild's -fmacro-prefix-map
+# itself), and reproducible build stamps.
 kbuild_env() {
 	export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
-	export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
 	export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
 	export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
 }
