@@ -41,7 +41,7 @@ vm:
 	$(S)/vm.sh $(ARGS)
 
 test:
-	$(S)/test.sh $(PRESETS)
+	BOOT_JOBS=$(BOOT_JOBS) $(S)/test.sh $(PRESETS)
 
 bench:
 	$(S)/bench.sh $(ARGS)

@@ -17,6 +17,9 @@ set -euo pipefail
 
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(smt llc2 flat)
+# Guests booted at once (BOOT_JOBS; make test BOOT_JOBS=N).
+boot_jobs=${BOOT_JOBS:-1}
+case $boot_jobs in ''|*[!0-9]*|0) die "BOOT_JOBS must be a positive number" ;; esac
 S=$WP_ROOT/scripts
 run=$WP_BUILD/results/test-$(date +%Y%m%d-%H%M%S)
 t_start=$(date +%s)
@@ -100,6 +103,22 @@ boot_preset() {	# preset
 	fi
 	echo "$rc" > "$run/$1/vm-exit"
 	return 0
+}
+
+# The presets in $boot_jobs lanes, longest first (each guest is one
+# single-threaded TCG process); every boot keeps its own results
+# directory and its wall time is reported.
+boot_parallel() {
+	local p t0
+	for p in "${presets[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+		t0=$(date +%s)
+		( boot_preset "$p"; echo "boot-$p $(($(date +%s) - t0))s" > "$run/$p.boot-time" ) &
+	done
+	wait
+	for p in "${presets[@]}"; do
+		timing+=("$(cat "$run/$p.boot-time" 2>/dev/null || echo "boot-$p ?")")
+	done
 }
 
 # A short make bench in the smt guest: the harness end to end (two arms,
@@ -212,8 +231,12 @@ stage host-checks host_checks
 stage check-patches "$S/check-patches.sh"
 stage build "$S/build.sh"
 stage check-series "$S/check-series.sh"
-for p in "${presets[@]}"; do
-	stage "boot-$p" boot_preset "$p"
-done
+if [ "$boot_jobs" = 1 ]; then
+	for p in "${presets[@]}"; do
+		stage "boot-$p" boot_preset "$p"
+	done
+else
+	stage "boots(x$boot_jobs)" boot_parallel
+fi
 stage bench-smoke bench_smoke
 summarise
