@@ -70,6 +70,9 @@ make_config() {
 		esac
 	done < <(cat "${FRAGMENTS[@]}")
 	[ -z "$bad" ] || die "kconfig did not honour:$bad"
+	# The same config on every machine: nothing taken from a rustc on PATH.
+	grep -qx 'CONFIG_RUSTC_VERSION=0' "$kc/.config" ||
+		die "the config depends on the host's rustc ($(grep '^CONFIG_RUSTC_VERSION=' "$kc/.config")): RUSTC=false not in effect"
 	if ! cmp -s "$kc/.config" "$OBJ/.config"; then
 		cp "$kc/.config" "$OBJ/.config"
 		log "new kernel config installed in $OBJ"
