@@ -37,7 +37,7 @@ if [ -n "$baseline" ]; then
 	fi
 	git -C "$SRC" checkout -q --detach "$WP_BASE_TAG"
 fi
-KMAKE=(make -C "$SRC" ARCH=x86_64 -j"$(nproc)")
+KMAKE=(make -C "$SRC" "${KMAKE_VARS[@]}" -j"$(nproc)")
 
 kbuild_env
 

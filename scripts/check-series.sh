@@ -98,7 +98,7 @@ for c in "${commits[@]}"; do
 	if [ "$kernel_ok" = "$(tgit rev-parse "$c^")" ] && kernel_unchanged "$c"; then
 		kwhat="kernel as its parent's (only selftests/.rst changed), "
 	elif ! cp "$WP_OBJ/.config" "$obj/.config" ||
-	     ! make -s -C "$wt" ARCH=x86_64 -j"$(nproc)" O="$obj" CC="ccache gcc" \
+	     ! make -s -C "$wt" "${KMAKE_VARS[@]}" -j"$(nproc)" O="$obj" CC="ccache gcc" \
 		LOCALVERSION= olddefconfig bzImage > "$obj/build-$n.log" 2>&1; then
 		tail -20 "$obj/build-$n.log" >&2
 		log "FAIL [$n/${#commits[@]}] kernel: $subj"

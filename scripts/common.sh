@@ -53,12 +53,15 @@ trap 'wp_on_err $? $LINENO "$BASH_COMMAND"' ERR
 # Environment of every kernel build (build.sh, check-series.sh): one ccache
 # shared by all trees and paths (CCACHE_BASEDIR makes the paths under
 # build/ relative; ccache drops the path of Kbuild's -fmacro-prefix-map
-# itself), and reproducible build stamps.  RUSTC=false: Kconfig records
-# the version of whatever rustc is on PATH (CONFIG_RUSTC_VERSION), so a
-# rustup install changed autoconf.h and every object's ccache key; the
-# guest kernel has no Rust.
+# itself), and reproducible build stamps.
+#
+# KMAKE_VARS go on every kernel make's command line (the top Makefile's
+# own assignments beat the environment).  RUSTC=false: Kconfig records the
+# version of whatever rustc is on PATH (CONFIG_RUSTC_VERSION), so a rustup
+# install changed autoconf.h and every object's ccache key; the guest
+# kernel has no Rust.
+KMAKE_VARS=(ARCH=x86_64 RUSTC=false)
 kbuild_env() {
-	export RUSTC=false
 	export CCACHE_DEPEND=1 CCACHE_BASEDIR=$WP_BUILD CCACHE_NOHASHDIR=1
 	export KBUILD_BUILD_USER=wakeplace KBUILD_BUILD_HOST=wakeplace
 	export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
