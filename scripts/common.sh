@@ -87,6 +87,20 @@ ccache_delta() {
 	}'
 }
 
+# Run one stage of a multi-stage script (test.sh, fresh-check.sh): log
+# its name, add "name Ns" to WP_TIMES, stop on failure (WP_STAGE_HINT, if
+# set, is added to the error).
+WP_TIMES=()
+stage() {	# name command...
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	log "== $name"
+	"$@" || rc=$?
+	WP_TIMES+=("$name $(($(date +%s) - t0))s")
+	[ $rc = 0 ] || die "stage '$name' failed (exit $rc)${WP_STAGE_HINT:+; $WP_STAGE_HINT}"
+}
+
 # git in the kernel tree, with the fixed identity.
 tgit() { git -C "$WP_TREE" "${WP_GIT_IDENT[@]}" "$@"; }
 

@@ -31,7 +31,7 @@ esac
 dir=$WP_BUILD/fresh
 root=$dir/root
 mirror=http://deb.debian.org
-timing=()
+WP_STAGE_HINT="logs in $dir"
 t_all=$(date +%s)
 
 mounts_under() { awk -v r="$root/" 'index($2 "/", r) == 1 { print $2 }' /proc/mounts | sort -r; }
@@ -51,15 +51,6 @@ interrupted() { log "interrupted: unmounting and removing $root"; exit 130; }
 trap cleanup EXIT
 trap interrupted INT TERM HUP
 
-timed() {	# name command...
-	local name=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	log "== $name"
-	"$@" || rc=$?
-	timing+=("$name $(($(date +%s) - t0)) s")
-	[ $rc = 0 ] || die "'$name' failed (exit $rc); log in $dir"
-}
 
 need_mmdebstrap() {
 	command -v mmdebstrap >/dev/null && return 0
@@ -108,12 +99,12 @@ ci_run() {
 }
 
 mkdir -p "$dir"
-timed mmdebstrap need_mmdebstrap
-timed bootstrap bootstrap
+stage mmdebstrap need_mmdebstrap
+stage bootstrap bootstrap
 log "root: $(du -sh "$root" | cut -f1), $(chroot "$root" dpkg-query -W | wc -l) packages, $(chroot "$root" sh -c '. /etc/os-release; echo "$PRETTY_NAME"')"
-timed mount mount_fs
-timed clone clone
-timed ci-run ci_run
-echo "fresh-check: ${timing[*]}; total $(($(date +%s) - t_all)) s" | tee "$dir/times.txt"
+stage mount mount_fs
+stage clone clone
+stage ci-run ci_run
+echo "fresh-check: ${WP_TIMES[*]}; total $(($(date +%s) - t_all)) s" | tee "$dir/times.txt"
 grep -E '^(stage times|[a-z0-9]+ +[0-9]+ passed|[0-9]+ passed)' "$dir/ci.log" | tee -a "$dir/times.txt" || true
 log ".ci/run passed in a bare Debian 12 root; log in $dir/ci.log, results in $dir/results"

@@ -23,17 +23,6 @@ case $boot_jobs in ''|*[!0-9]*|0) die "BOOT_JOBS must be a positive number" ;; e
 S=$WP_ROOT/scripts
 run=$WP_BUILD/results/test-$(date +%Y%m%d-%H%M%S)
 t_start=$(date +%s)
-declare -a timing
-
-stage() {	# name command...: run a stage, time it, stop on failure
-	local name=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	log "== $name"
-	"$@" || rc=$?
-	timing+=("$name $(($(date +%s) - t0))s")
-	[ $rc = 0 ] || die "stage '$name' failed (exit $rc)"
-}
 
 # Checks of the scripts themselves, before anything is installed: deps.sh
 # against shimmed apt/dpkg (deps-test.sh, TAP), and the ERR trap that makes
@@ -117,7 +106,7 @@ boot_parallel() {
 	done
 	wait
 	for p in "${presets[@]}"; do
-		timing+=("$(cat "$run/$p.boot-time" 2>/dev/null || echo "boot-$p ?")")
+		WP_TIMES+=("$(cat "$run/$p.boot-time" 2>/dev/null || echo "boot-$p ?")")
 	done
 }
 
@@ -214,7 +203,7 @@ summarise() {
 			"$(grep -c "^bench pass " "$results" || true)" \
 			"$(grep -c "^bench fail " "$results" || true)"
 	fi
-	printf 'stage times: %s; total %d s\n' "${timing[*]}" "$(($(date +%s) - t_start))"
+	printf 'stage times: %s; total %d s\n' "${WP_TIMES[*]}" "$(($(date +%s) - t_start))"
 	echo "results: $run"
 	pass=$(grep -c ' pass ' "$results" || true)
 	fail=$(grep -c ' fail ' "$results" || true)
