@@ -32,6 +32,12 @@ WP_COVER_EMAIL=wakeplace@invalid
 
 WP_ME=$(basename "$0")
 
+# -h or --help as the first argument of any stage script: its header
+# comment (from line 3 to the code), on stdout, exit 0.  A script with more
+# to say sets WP_USAGE=own before sourcing this file.
+wp_help() { sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
+case ${1:-}/${WP_USAGE:-} in -h/|--help/) wp_help; exit 0 ;; esac
+
 log()  { printf '%s: %s\n' "$WP_ME" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "$WP_ME" "$*" >&2; exit 1; }
 
@@ -49,6 +55,49 @@ wp_on_err() {	# rc line command
 }
 set -E
 trap 'wp_on_err $? $LINENO "$BASH_COMMAND"' ERR
+
+# Ctrl-C and SIGTERM.  bash runs a trap only once the foreground command it
+# waits for has ended (a guest run: up to an hour), but 'wait' returns at
+# once.  So long-running commands run through wp_child: in the background,
+# waited for; on SIGINT, SIGTERM or SIGHUP the child gets SIGTERM and is
+# waited for, WP_ON_SIGNAL (a command, if set) says what was kept, and the
+# script ends by the same signal, so that its caller stops too.  (A
+# background child starts with SIGINT ignored: it hears SIGTERM from here.)
+WP_CHILD= WP_ON_SIGNAL= WP_SIGNALLED=
+# The script's stderr, for messages from a trap that may run while a
+# redirection of a wp_child call is in effect.
+exec {WP_STDERR}>&2
+wp_signal() {	# signal
+	[ -z "$WP_SIGNALLED" ] || return 0
+	WP_SIGNALLED=$1
+	trap '' INT TERM HUP
+	if [ -n "$WP_CHILD" ]; then
+		kill -TERM "$WP_CHILD" 2>/dev/null || true
+		wait "$WP_CHILD" 2>/dev/null || true
+	fi
+	# Background jobs (parallel guest lanes: subshells, which do not keep
+	# the traps) and their children.
+	for p in $(jobs -p); do
+		pkill -TERM -P "$p" 2>/dev/null || true
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	log "interrupted (SIG$1)${WP_ON_SIGNAL:+: $($WP_ON_SIGNAL)}" 2>&"$WP_STDERR"
+	trap - ERR "$1"
+	kill "-$1" $$
+	exit $((128 + $(kill -l "$1")))
+}
+trap 'wp_signal INT' INT
+trap 'wp_signal TERM' TERM
+trap 'wp_signal HUP' HUP
+wp_child() {	# command...: its exit code
+	local rc=0
+	"$@" &
+	WP_CHILD=$!
+	wait "$WP_CHILD" || rc=$?
+	WP_CHILD=
+	return $rc
+}
 
 # Environment of every kernel build (build.sh, check-series.sh): one ccache
 # shared by all trees and paths (CCACHE_BASEDIR makes the paths under
@@ -96,7 +145,13 @@ stage() {	# name command...
 	shift
 	t0=$(date +%s)
 	log "== $name"
-	"$@" || rc=$?
+	# Programs run through wp_child (a signal stops them at once); shell
+	# functions in this shell (they may set variables).
+	if [ "$(type -t "$1")" = file ]; then
+		wp_child "$@" || rc=$?
+	else
+		"$@" || rc=$?
+	fi
 	WP_TIMES+=("$name $(($(date +%s) - t0))s")
 	[ $rc = 0 ] || die "stage '$name' failed (exit $rc)${WP_STAGE_HINT:+; $WP_STAGE_HINT}"
 }

@@ -165,7 +165,16 @@ log "accelerator: $accel ($reason)"
 log "booting $release on '$topo' (-smp $smp), results in $results"
 t0=$(date +%s)
 qrc=0
-timeout --kill-after=10 "$timeout" "${qemu[@]}" > "$results/qemu.log" 2>&1 || qrc=$?
+# In the background (wp_child): Ctrl-C and SIGTERM stop the guest at once.
+# timeout runs qemu in a process group of its own, which the terminal's
+# SIGINT does not reach; it passes SIGTERM on (and SIGKILL 10 s later).
+vm_stopped() {
+	echo "interrupted: guest stopped after $(($(date +%s) - t0)) s" >> "$results/run.txt"
+	echo "guest stopped, partial results in $results"
+}
+WP_ON_SIGNAL=vm_stopped
+wp_child timeout --kill-after=10 "$timeout" "${qemu[@]}" > "$results/qemu.log" 2>&1 || qrc=$?
+WP_ON_SIGNAL=
 t1=$(date +%s)
 
 rc=125
