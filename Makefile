@@ -2,22 +2,27 @@
 #
 # wakeplace: one target per stage; each is a script in scripts/.
 #   make test            everything, from a bare Debian 12 machine (CI)
-#   make bench           A/B verdict on the features in a guest (ARGS='-h' lists options)
+#   make bench           A/B verdict on the features in a guest (HOST=1: on the
+#                        running kernel; ARGS='-h' lists options)
 #   make tree            build/linux: pinned baseline + patches/ on branch wakeplace
 #   make patches         regenerate patches/ from the branch
 #   make check-patches   patches/ == branch, applies without fuzz, checkpatch
 #   make build           guest kernel + sched kselftests
+#   make kselftest-tar   the sched kselftests as kselftest.tar.gz (LAVA, KernelCI)
 #   make check-series    every commit of the series builds on its own
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
 #   make fresh-check     .ci/run in a bare Debian 12 root (mmdebstrap; root, ~30 min)
 
+# Recipes run their script directly, with no shell in between, so that a
+# signal to make reaches it; variables given on the command line (HOST=1,
+# BOOT_JOBS=2) reach the scripts through the environment.
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build vm test bench rebase fresh-check clean distclean
+.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test bench rebase fresh-check clean distclean
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
 
 deps:
 	$(S)/deps.sh
@@ -34,6 +39,9 @@ check-patches:
 build:
 	$(S)/build.sh
 
+kselftest-tar:
+	$(S)/build.sh --selftests
+
 check-series:
 	$(S)/check-series.sh
 
@@ -41,7 +49,7 @@ vm:
 	$(S)/vm.sh $(ARGS)
 
 test:
-	BOOT_JOBS=$(BOOT_JOBS) $(S)/test.sh $(PRESETS)
+	$(S)/test.sh $(PRESETS)
 
 bench:
 	$(S)/bench.sh $(ARGS)

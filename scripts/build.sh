@@ -13,15 +13,21 @@
 # worktree at build/baseline/linux into build/baseline/obj (release
 # suffix -baseline), for kernel-vs-kernel benchmarks; no selftests.
 #
-# usage: build.sh [--baseline]
+# With --selftests: the sched kselftests only (no kernel), e.g. for
+# make bench HOST=1 on a machine that runs its own kernel.  The kselftests
+# are also packed as kselftest's standard archive (gen_tar), for test
+# fleets: build/kselftest/kselftest-packages/kselftest.tar.gz.
+#
+# usage: build.sh [--baseline | --selftests]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-baseline=
+baseline= selftests_only=
 case ${1:-} in
 "") ;;
 --baseline) baseline=1 ;;
-*) die "usage: $WP_ME [--baseline]" ;;
+--selftests) selftests_only=1 ;;
+*) die "usage: $WP_ME [--baseline | --selftests]" ;;
 esac
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
@@ -80,7 +86,22 @@ make_config() {
 	rm -rf "$kc"
 }
 
+# The sched kselftests, installed and packed (gen_tar installs first).
+build_selftests() {
+	log "building sched kselftests"
+	rm -rf "$WP_BUILD/kselftest"
+	make -s -C "$WP_TREE/tools/testing/selftests" TARGETS=sched \
+		O="$WP_BUILD/kselftest-obj" INSTALL_PATH="$WP_BUILD/kselftest" \
+		gen_tar >/dev/null || die "kselftest build failed"
+	log "kselftest archive: $WP_BUILD/kselftest/kselftest-packages/kselftest.tar.gz (run_kselftest.sh -c sched)"
+}
+
 start=$(date +%s)
+if [ -n "$selftests_only" ]; then
+	build_selftests
+	log "built in $(($(date +%s) - start)) s (selftests only)"
+	exit 0
+fi
 ccache_mark
 make_config
 log "building bzImage ($(git -C "$SRC" describe --always --dirty --abbrev=12))"
@@ -95,11 +116,7 @@ if [ -n "$baseline" ]; then
 	exit 0
 fi
 
-log "building sched kselftests"
-rm -rf "$WP_BUILD/kselftest"
-make -s -C "$WP_TREE/tools/testing/selftests" TARGETS=sched \
-	O="$WP_BUILD/kselftest-obj" INSTALL_PATH="$WP_BUILD/kselftest" \
-	install >/dev/null || die "kselftest build failed"
+build_selftests
 end=$(date +%s)
 # What was built, for check-series.sh: the commit, when the tree had no
 # uncommitted changes, with the config and compiler.

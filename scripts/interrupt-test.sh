@@ -15,7 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-case ${1:-} in -h|--help) sed -n '3,14s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+
 STOP_S=20	# a guest must be gone this long after the signal
 BOOT_S=400	# TCG boot + first round, generous
 
@@ -47,7 +47,9 @@ run_case() {
 	n=$((n + 1))
 	d=$tmp/$name
 	mkdir -p "$d"
-	setsid "$@" > "$d.log" 2>&1 < /dev/null &
+	# A background job starts with SIGINT ignored; a terminal's foreground
+	# job does not: env gives the command the default back.
+	setsid env --default-signal=INT "$@" > "$d.log" 2>&1 < /dev/null &
 	pid=$!
 	if ! wait_for "$d/$ready" "$re" "$pid"; then
 		why="never got ready (no /$re/ in $ready; see $d.log)"
@@ -56,13 +58,13 @@ run_case() {
 		if [ "$target" = group ]; then
 			kill "-$sig" -- "-$pid"
 		else
-			kill "-$sig" "$(pgrep -P "$pid" -f "$WP_ROOT/scripts/" | head -1 || echo "$pid")"
+			kill "-$sig" "$(pgrep -P "$pid" | head -1)"
 		fi
 		while kill -0 "$pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt $((STOP_S + 10)) ]; do
 			sleep 0.5
 		done
 		t=$(($(date +%s) - t0))
-		left=$(qemus "$d")
+		left=$(qemus "$d" | tr "\n" " ")
 		if kill -0 "$pid" 2>/dev/null; then
 			why="still running $t s after SIG$sig${left:+ (qemu pids $left)}"
 			kill -9 -- "-$pid" $left 2>/dev/null || true
@@ -84,7 +86,7 @@ run_case() {
 			why="no samples kept in $d/series-1/ab/samples.csv"
 		fi
 	fi
-	left=$(qemus "$d")
+	left=$(qemus "$d" | tr "\n" " ")
 	[ -z "$left" ] || kill -9 $left 2>/dev/null || true
 	kill -9 -- "-$pid" 2>/dev/null || true
 	if [ -z "$why" ]; then
@@ -111,5 +113,5 @@ for c in "${cases[@]}"; do
 	*) echo "not ok $((++n)) $c: unknown case"; failed=$((failed + 1)) ;;
 	esac
 done
-rm -rf "$tmp"
-[ "$failed" = 0 ]
+if [ "$failed" = 0 ]; then rm -rf "$tmp"; else echo "# kept for inspection: $tmp"; fi
+[ "$failed" = 0 ] || { echo "# $failed of $n failed"; exit 1; }

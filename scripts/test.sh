@@ -24,21 +24,28 @@ S=$WP_ROOT/scripts
 run=$WP_BUILD/results/test-$(date +%Y%m%d-%H%M%S)
 t_start=$(date +%s)
 
+# A host-side TAP test script's results as "host" lines (a "# SKIP" case
+# is a skip, a missing or short plan a failure).
+tap_results() {	# group name tap-file
+	awk -v g="$1" -v name="$2" -v tap="$3" '
+	/^(not )?ok [0-9]+ / {
+		st = ($1 == "not") ? "fail" : "pass"; n = ($1 == "not") ? $3 : $2
+		line = $0; sub(/^(not )?ok [0-9]+ /, "", line)
+		if (st == "pass" && line ~ /# SKIP/) st = "skip"
+		printf "%s %s %s:%s %s\n", g, st, name, n, line; seen++
+	}
+	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
+	END { if (!plan || seen != plan) printf "%s fail %s:plan %d of %d results (see %s)\n", g, name, seen, plan, tap }
+	' "$3"
+}
+
 # Checks of the scripts themselves, before anything is installed: deps.sh
 # against shimmed apt/dpkg (deps-test.sh, TAP), and the ERR trap that makes
 # every unhandled failure name its script, line and command.
 script_checks() {
 	local out=$run/host.result f msg
 	"$S/deps-test.sh" > "$run/deps-test.tap" 2>&1 || true
-	awk -v tap="$run/deps-test.tap" '
-	/^(not )?ok [0-9]+ / {
-		st = ($1 == "not") ? "fail" : "pass"; n = ($1 == "not") ? $3 : $2
-		line = $0; sub(/^(not )?ok [0-9]+ /, "", line)
-		printf "host %s deps-test:%s %s\n", st, n, line; seen++
-	}
-	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
-	END { if (!plan || seen != plan) printf "host fail deps-test:plan %d of %d results (see %s)\n", seen, plan, tap }
-	' "$run/deps-test.tap" > "$out"
+	tap_results host deps-test "$run/deps-test.tap" > "$out"
 	printf '%s\n' 'set -euo pipefail' ". '$S/common.sh'" 'f() { false; }' f > "$run/trap-check.sh"
 	msg=$(bash "$run/trap-check.sh" 2>&1) || true
 	if grep -qxF 'trap-check.sh: error: trap-check.sh:3 (in f()): exit 1 from: false' <<<"$msg"; then
@@ -74,10 +81,38 @@ host_checks() {
 	fi
 }
 
+# The bench tools and the scripts' command lines on this machine's own
+# kernel (tools-test.sh), once the tools are built.
+tools_checks() {
+	"$S/tools-test.sh" > "$run/tools-test.tap" 2>&1 || true
+	tap_results host tools-test "$run/tools-test.tap" >> "$run/host.result"
+	log "$(grep -c "^ok" "$run/tools-test.tap" || true) passed, $(grep -c "^not ok" "$run/tools-test.tap" || true) failed ($run/tools-test.tap)"
+}
+
+# The guests run the kselftests from kselftest's standard archive, unpacked
+# as a test fleet (LAVA, KernelCI) would: run_kselftest.sh, unchanged.
+unpack_tar() {
+	local tar=$WP_BUILD/kselftest/kselftest-packages/kselftest.tar.gz
+	[ -f "$tar" ] || die "no kselftest archive $tar (make build)"
+	mkdir -p "$run/kselftest"
+	tar -C "$run/kselftest" -xzf "$tar"
+	grep -q "^sched:sis_cache_test$" "$run/kselftest/kselftest-list.txt" ||
+		die "$tar lists no sched:sis_cache_test"
+	log "unpacked $tar: $(wc -l < "$run/kselftest/kselftest-list.txt") tests"
+}
+
+# Ctrl-C and SIGTERM in the middle of make vm and make bench
+# (interrupt-test.sh: four short guest runs).
+interrupt_checks() {
+	"$S/interrupt-test.sh" > "$run/interrupt-test.tap" 2>&1 || true
+	tap_results bench interrupt-test "$run/interrupt-test.tap" > "$run/interrupt.result"
+	log "$(grep -c "^ok" "$run/interrupt-test.tap" || true) passed, $(grep -c "^not ok" "$run/interrupt-test.tap" || true) failed ($run/interrupt-test.tap)"
+}
+
 boot_preset() {	# preset
 	local rc=0
-	"$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
-		"$WP_BUILD/kselftest" || rc=$?
+	wp_child "$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
+		"$run/kselftest" || rc=$?
 	# A TCG guest has been seen to oops once in ~25 boots while patching
 	# a static key at boot (int3 in sched_clock_cpu), before init ran.
 	# Boot once more in that case only, and say so in the summary; a
@@ -87,8 +122,8 @@ boot_preset() {	# preset
 		echo "$1: guest crashed before the command ran; booted again (console in $run/$1.boot-crash)" >> "$run/retries.txt"
 		log "guest crashed before the command ran; booting $1 once more"
 		rc=0
-		"$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
-			"$WP_BUILD/kselftest" || rc=$?
+		wp_child "$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
+			"$run/kselftest" || rc=$?
 	fi
 	echo "$rc" > "$run/$1/vm-exit"
 	return 0
@@ -114,7 +149,7 @@ boot_parallel() {
 # two loads, 2 rounds), checked for a complete table and restored features.
 bench_smoke() {
 	local d=$run/bench-smoke rc=0 n why=
-	"$S/bench.sh" -t smt -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 2 -W 1 \
+	wp_child "$S/bench.sh" -t smt -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 2 -W 1 \
 		-d 1 -s 1 -o "$d" > "$d.log" 2>&1 || rc=$?
 	n=$(grep -o '"verdict"' "$d/comparisons.json" 2>/dev/null | wc -l)
 	if [ $rc != 0 ]; then
@@ -180,7 +215,7 @@ summarise() {
 	{
 		cat "$run/host.result" 2>/dev/null
 		for p in "${presets[@]}"; do parse_results "$p"; done
-		cat "$run/bench-smoke.result" 2>/dev/null
+		cat "$run/bench-smoke.result" "$run/interrupt.result" 2>/dev/null
 	} > "$results"
 	# An unexpected skip is a failure.
 	awk -v expected="$S/expected-skips" '
@@ -212,6 +247,8 @@ summarise() {
 	[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
 }
 
+test_kept() { echo "partial results in $run"; }
+WP_ON_SIGNAL=test_kept
 mkdir -p "$run"
 stage script-checks script_checks
 stage deps "$S/deps.sh"
@@ -219,6 +256,8 @@ stage tree "$S/tree.sh"
 stage host-checks host_checks
 stage check-patches "$S/check-patches.sh"
 stage build "$S/build.sh"
+stage tools tools_checks
+stage kselftest-tar unpack_tar
 stage check-series "$S/check-series.sh"
 if [ "$boot_jobs" = 1 ]; then
 	for p in "${presets[@]}"; do
@@ -228,4 +267,5 @@ else
 	stage "boots(x$boot_jobs)" boot_parallel
 fi
 stage bench-smoke bench_smoke
+stage interrupt interrupt_checks
 summarise

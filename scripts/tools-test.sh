@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side tests of the bench tools and the scripts' command lines, on the
+# running kernel (no guest): -h of every script and tool, options checked
+# before anything boots (qemu is a shim that records being called), results
+# directories that are not empty refused, an A/A run of ab.sh on this
+# machine (no writable sched/features needed) and --recheck reproducing its
+# table, and the kselftest config fragment giving the loads what they need.
+# Needs the built sched kselftests (make build).  TAP on stdout; exit 1 if
+# any case fails.
+#
+# usage: tools-test.sh
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+
+[ $# = 0 ] || die "usage: $WP_ME"
+KS=$WP_BUILD/kselftest/sched
+[ -x "$KS/ab.sh" ] || die "no built tools in $KS: run 'make build'"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wp-tools-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+# A qemu that must not run: options are checked before any boot.
+printf '#!/bin/sh\necho "$0 $*" >> %q/qemu-calls\nexit 1\n' "$tmp" > "$tmp/bin/qemu-system-x86_64"
+chmod +x "$tmp/bin/qemu-system-x86_64"
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+
+# --- -h and --help: full usage on stdout, exit 0.
+help_case() {	# name command...
+	local name=$1 o rc=0
+	shift
+	o=$("$@" 2>/dev/null) || rc=$?
+	if [ $rc != 0 ]; then
+		not_ok "help:$name exit $rc"
+	elif ! grep -qi "usage" <<<"$o"; then
+		not_ok "help:$name no usage on stdout"
+	else
+		ok "help:$name exit 0, $(wc -l <<<"$o") lines"
+	fi
+}
+for f in "$WP_ROOT"/scripts/*.sh; do
+	case ${f##*/} in common.sh) continue ;; esac
+	for h in -h --help; do help_case "${f##*/}$h" "$f" "$h"; done
+done
+for t in "$KS"/*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	# cs_prctl_test is upstream's, with its own conventions (-h only).
+	case ${t##*/} in cs_prctl_test) continue ;; esac
+	for h in -h --help; do help_case "${t##*/}$h" "$t" "$h"; done
+done
+help_case "make-bench-ARGS=-h" make -s -C "$WP_ROOT" bench ARGS=-h
+help_case "make-vm-ARGS=-h" make -s -C "$WP_ROOT" vm ARGS=-h
+help_case "make-help" make -s -C "$WP_ROOT" help
+
+# --- bad options: a clear error, exit 2, no boot, nothing created.
+reject() {	# name expected-regex command...
+	local name=$1 re=$2 o rc=0 out=$tmp/out-reject
+	shift 2
+	rm -f "$tmp/qemu-calls"
+	o=$(PATH=$tmp/bin:$PATH timeout 60 "$@" -o "$out" 2>&1) || rc=$?
+	if [ $rc != 2 ]; then
+		not_ok "reject:$name exit $rc, want 2: $(tail -1 <<<"$o")"
+	elif [ -e "$tmp/qemu-calls" ]; then
+		not_ok "reject:$name qemu was started"
+	elif [ -e "$out" ]; then
+		not_ok "reject:$name created $out"
+	elif ! grep -qE "$re" <<<"$o"; then
+		not_ok "reject:$name message does not match /$re/: $o"
+	else
+		ok "reject:$name exit 2: $(head -1 <<<"$o")"
+	fi
+}
+reject bench-load "unknown load 'pipz'" "$WP_ROOT/scripts/bench.sh" -l pipz
+reject bench-level "unknown level '0'" "$WP_ROOT/scripts/bench.sh" -n 0
+reject bench-placement "unknown placement 'cross-moon'" "$WP_ROOT/scripts/bench.sh" -p cross-moon
+reject bench-feature "'SIS_CACH'" "$WP_ROOT/scripts/bench.sh" -a base,SIS_CACH
+reject bench-preset "unknown topology preset 'smp'" "$WP_ROOT/scripts/bench.sh" -t smp
+reject bench-rounds "-r takes" "$WP_ROOT/scripts/bench.sh" -r five
+reject ab-load "unknown load 'pipz'" "$KS/ab.sh" -l pipz
+reject ab-arm "not a sched feature name" "$KS/ab.sh" -a 'base,x=sis_cache'
+
+# --- a results directory that is not empty is refused, unchanged.
+refuse() {	# name command...
+	local name=$1 o rc=0 d=$tmp/used before
+	shift
+	rm -rf "$d" && mkdir -p "$d/host-1/ab"
+	echo "round,warmup,order,arm,workload,direction,value" > "$d/host-1/ab/samples.csv"
+	echo "1,0,1,A,pipe@1,lower,99" >> "$d/host-1/ab/samples.csv"
+	before=$(cd "$d" && find . -exec stat -c '%n %s %Y' {} + | sort)
+	rm -f "$tmp/qemu-calls"
+	o=$(PATH=$tmp/bin:$PATH timeout 120 "$@" -o "$d" 2>&1) || rc=$?
+	if [ $rc = 0 ]; then
+		not_ok "refuse-used-dir:$name exit 0 (old samples merged)"
+	elif [ "$(cd "$d" && find . -exec stat -c '%n %s %Y' {} + | sort)" != "$before" ]; then
+		not_ok "refuse-used-dir:$name exit $rc but $d changed"
+	elif [ -e "$tmp/qemu-calls" ]; then
+		not_ok "refuse-used-dir:$name qemu was started"
+	elif ! grep -q "not empty" <<<"$o"; then
+		not_ok "refuse-used-dir:$name exit $rc without saying why: $o"
+	else
+		ok "refuse-used-dir:$name exit $rc: $(grep -m1 'not empty' <<<"$o")"
+	fi
+}
+refuse bench "$WP_ROOT/scripts/bench.sh" -l pipe -n 1 -a base,SIS_CACHE -r 1 -W 0 -d 0.2
+refuse ab "$KS/ab.sh" --aa -l pipe -n 1 -r 1 -W 0 -d 0.2
+
+# --- arms that need sched features, on a machine without a writable
+# features file: stop before anything runs, naming what is missing.
+if [ -w /sys/kernel/debug/sched/features ]; then
+	ok "no-features # SKIP this machine has a writable sched/features"
+else
+	rc=0
+	o=$("$KS/ab.sh" -l pipe -n 1 -a base,SIS_CACHE -r 1 -W 0 -d 0.2 -o "$tmp/nofeat" 2>&1) || rc=$?
+	if [ $rc = 1 ] && [ ! -e "$tmp/nofeat" ] && grep -q "SIS_CACHE.*not writable" <<<"$o"; then
+		ok "no-features: exit 1 before anything ran: $o"
+	else
+		not_ok "no-features: exit $rc, $( [ -e "$tmp/nofeat" ] && echo "created the results directory, ")$o"
+	fi
+fi
+
+# --- an A/A run on the running kernel, then --recheck from its results.
+if [ "$(id -u)" != 0 ]; then
+	ok "host-aa # SKIP needs root"
+else
+	rc=0
+	"$KS/ab.sh" --aa -l pipe,pipe-thread -n 1 -p unbound,cross-smt -r 3 -W 1 -d 0.3 -s 7 \
+		-o "$tmp/aa" > "$tmp/aa.out" 2> "$tmp/aa.err" || rc=$?
+	rows=$(awk -F, 'NR > 1 && !$3' "$tmp/aa/samples.csv" 2>/dev/null | wc -l)
+	if [ $rc != 0 ]; then
+		not_ok "host-aa: ab.sh exit $rc: $(tail -2 "$tmp/aa.err")"
+	elif ! grep -q '"verdict"' "$tmp/aa/comparisons.json"; then
+		not_ok "host-aa: no verdict in comparisons.json"
+	elif [ "$rows" -lt 12 ]; then
+		not_ok "host-aa: $rows measured samples, want >= 12 (2 loads x 2 arms x 3 rounds)"
+	else
+		ok "host-aa: $rows samples, $(grep -c '"verdict"' "$tmp/aa/comparisons.json") comparisons; skipped: $(cat "$tmp"/aa/host-1/ab/skipped.txt | tr '\n' ';')"
+	fi
+	if [ $rc = 0 ]; then
+		cp "$tmp/aa/table.txt" "$tmp/table.first"
+		rm -rf "$tmp/aa/table.txt" "$tmp/aa/comparisons.json" "$tmp/aa/plots" "$tmp/aa/samples.csv"
+		rc=0
+		"$KS/ab.sh" --recheck "$tmp/aa" > /dev/null 2>&1 || rc=$?
+		if [ $rc = 0 ] && cmp -s "$tmp/table.first" "$tmp/aa/table.txt"; then
+			ok "recheck: same table from the results directory, nothing run"
+		else
+			not_ok "recheck: exit $rc; $(diff "$tmp/table.first" "$tmp/aa/table.txt" 2>&1 | head -5)"
+		fi
+	fi
+fi
+
+# --- the kselftest config fragment (what 'make kselftest-merge' and CI
+# systems add to their kernels) gives the tests and loads what they need.
+frag=$WP_ROOT/tools/testing/selftests/sched/config
+[ -f "$frag" ] || frag=$WP_TREE/tools/testing/selftests/sched/config
+if [ ! -d "$WP_TREE/.git" ]; then
+	ok "config-fragment # SKIP no kernel tree (make tree)"
+else
+	kc=$tmp/kconfig
+	mkdir -p "$kc"
+	make -s -C "$WP_TREE" "${KMAKE_VARS[@]}" O="$kc" KCONFIG_ALLCONFIG="$frag" allnoconfig > /dev/null 2>&1
+	missing=
+	for o in SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS NET INET; do
+		grep -qx "CONFIG_$o=y" "$kc/.config" || missing+=" $o"
+	done
+	if [ -z "$missing" ]; then
+		ok "config-fragment: allnoconfig + sched/config has SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS NET INET"
+	else
+		not_ok "config-fragment: allnoconfig + sched/config lacks:$missing"
+	fi
+fi
+
+echo "1..$n"
+[ "$failed" = 0 ] || { echo "# $failed of $n failed"; exit 1; }

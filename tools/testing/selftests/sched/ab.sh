@@ -1,0 +1,671 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ab.sh: A/B verdicts on sched features, on the running kernel.
+#
+# Runs rounds of wakeup-heavy loads (wakebench, hackbench, perf bench) under
+# each arm, an arm being a set of sched features switched on, in a seeded
+# random order of the arms per round; then abstat prints, per load, each arm
+# against the base arm: n, median, CV, the change with a 95% CI, the
+# Mann-Whitney p-value, Holm-adjusted across the table, the verdict ("~": no
+# difference shown at alpha 0.05 after Holm; "better"/"worse": a difference,
+# by the load's direction) and the rounds per arm needed to resolve the
+# observed change; then the placement evidence per arm.  Features and
+# schedstats are restored on exit, on error and on Ctrl-C; samples written
+# so far stay.  Runs from the kselftest install directory (wakebench and
+# abstat next to it) or a kernel tree's tools/testing/selftests/sched.
+#
+# usage: ab.sh [options]
+#  what runs:
+#   -l LOADS      comma list (default pipe,tcp_rr,udp_rr,tcp_stream,hackbench):
+#                 pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat
+#                 (wakebench), hackbench (rt-tests), perfpipe (perf bench)
+#   -n LEVELS     pairs per wakebench load: comma list of 1, half, cpus, 2cpus
+#                 or numbers (default 1,cpus)
+#   -p PLACEMENTS comma list (default unbound): unbound stacked cross-smt
+#                 cross-core cross-llc; pinned placements leave the scheduler
+#                 no choice (a reference, not a comparison of arms); those the
+#                 machine lacks are skipped, with the reason
+#   --reference   every pinned placement, base arm only
+#   -a ARMS       comma list of base, SIS_SYNC_CORE, SIS_CACHE, both, or
+#                 NAME=FEAT+FEAT (default base,SIS_SYNC_CORE,SIS_CACHE,both);
+#                 the first is the base of the comparisons
+#   --aa          A/A run: two arms that switch no feature (needs no
+#                 writable sched/features)
+#   -w SPEC       extra workload NAME|lower-or-higher|REGEX|COMMAND: the first
+#                 group of the extended REGEX in COMMAND's output is the
+#                 sample (repeatable)
+#   -r ROUNDS     measured rounds (default 5)
+#   -W ROUNDS     warm-up rounds, discarded (default 1)
+#   -d SECONDS    duration of one wakebench run (default 2)
+#   -s SEED       arm order and bootstrap seed (default random, recorded)
+#  where results go:
+#   -o DIR        results directory (default ./ab-<date>); refused if it is
+#                 not empty, unless --append
+#   --append      add a run to DIR (reported together with the runs in it)
+#   --recheck DIR recompute DIR's table and plots; runs nothing
+#   --base ARM    base arm of the report (default: the first arm)
+#   --dry-run     check the options, print what would run, run nothing
+#   -h, --help    this text
+#  for scripts/bench.sh (guest runs):
+#   --raw DIR     run the rounds only: raw samples to DIR, no report
+#   --label NAME  kernel label of this run (default host)
+#   --source FILE what a rerun needs (git state), appended to DIR/source.txt
+#
+# Layout of DIR: LABEL-N/ab/ holds each run's raw samples.csv, environment,
+# logs and perf data (LABEL-N/run.txt says where it ran); DIR/samples.csv
+# merges the runs (a "boot" column, arms prefixed LABEL: when several
+# kernels ran); table.txt, comparisons.json and plots/ are the report;
+# command.txt the command lines.
+#
+# Exit: 0; 1 on an error (said why); 2 on a usage error; 128+N on signal N.
+set -uo pipefail
+
+me=ab.sh
+FEATURES=/sys/kernel/debug/sched/features
+SCHEDSTATS=/proc/sys/kernel/sched_schedstats
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+
+die() { echo "$me: error: $*" >&2; exit 1; }
+log() { echo "$me: $*" >&2; }
+usage() { sed -n '/^# usage:/,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+bad() { echo "$me: $*" >&2; echo "$me: see '$me -h'" >&2; exit 2; }
+
+WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
+PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
+loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
+arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=5 warmup=1 duration=2 seed=
+out= append= recheck= base_arm= dry= raw= label=host source= extra=()
+cmdline=$(printf ' %q' "$0" "$@")
+while [ $# -gt 0 ]; do
+	case $1 in
+	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source)
+		[ $# -ge 2 ] || bad "option $1 needs a value"
+		case $1 in
+		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
+		-a) arms=$2 ;; -w) extra+=("$2") ;; -r) rounds=$2 ;;
+		-W) warmup=$2 ;; -d) duration=$2 ;; -s) seed=$2 ;; -o) out=$2 ;;
+		--recheck) recheck=$2 ;; --base) base_arm=$2 ;; --raw) raw=$2 ;;
+		--label) label=$2 ;; --source) source=$2 ;;
+		esac
+		shift 2 ;;
+	--aa) arms=A=,B=; shift ;;
+	--reference) placement=stacked,cross-smt,cross-core,cross-llc arms=base; shift ;;
+	--append) append=1; shift ;;
+	--dry-run) dry=1; shift ;;
+	-h|--help) usage 0 ;;
+	*) bad "unknown option '$1'" ;;
+	esac
+done
+
+# ---------------------------------------------------------------- report
+# The report of results directory $1: merge the runs' raw samples, abstat,
+# skipped placements, plots.
+report() {
+	local dir=$1 csv=$1/samples.csv f d k runs=() labels=() nk base order
+	local seed_r accel label_t short abstat=$here/abstat off=0 max b=0
+	[ -x "$abstat" ] || die "abstat missing next to $me ($abstat): build the sched kselftests"
+	for f in "$dir"/*/ab/samples.csv; do
+		[ -f "$f" ] && runs+=("${f%/ab/samples.csv}")
+	done
+	[ ${#runs[@]} -gt 0 ] || die "$dir holds no run (no */ab/samples.csv)"
+	for d in "${runs[@]}"; do
+		k=${d##*/}
+		k=${k%-*}
+		case " ${labels[*]} " in *" $k "*) ;; *) labels+=("$k") ;; esac
+	done
+	nk=${#labels[@]}
+	# Merge: rounds numbered across runs, arms LABEL:ARM with several kernels.
+	: > "$csv.new"
+	for d in "${runs[@]}"; do
+		b=$((b + 1))
+		k=${d##*/}
+		k=${k%-*}
+		max=$(awk -F, -v OFS=, -v b="$b" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
+			-v hdr="$([ -s "$csv.new" ] && echo 0 || echo 1)" -v out="$csv.new" '
+			NR == 1 { if (hdr) print "boot," $0 > out; next }
+			{ if ($1 > mx) mx = $1; $1 = off + $1; if (m) $4 = k ":" $4; print b, $0 > out }
+			END { print mx + 0 }' "$d/ab/samples.csv")
+		off=$((off + max))
+	done
+	mv "$csv.new" "$csv"
+	[ "$(wc -l < "$csv")" -gt 1 ] || die "no samples in $dir (see $dir/*/ab/log)"
+
+	# Base and order: the arms in the order the first run lists them; with
+	# several kernels, each arm on "baseline" (if it ran) first.
+	order=
+	while read -r a; do
+		if [ "$nk" -gt 1 ]; then
+			for k in baseline "${labels[@]}"; do
+				grep -qx "$a" "$dir/$k"-*/ab/arms.txt 2>/dev/null || continue
+				case ",$order," in *",$k:$a,"*) ;; *) order+="$k:$a," ;; esac
+			done
+		else
+			order+="$a,"
+		fi
+	done < <(cat "${runs[@]/%//ab/arms.txt}" 2>/dev/null | awk '!s[$0]++')
+	order=${order%,}
+	base=${base_arm:-${order%%,*}}
+	seed_r=$(sed -n 's/^seed: //p' "${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
+	accel=$(sed -n 's/^accelerator: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
+	case $accel in
+	kvm*)	label_t="accelerator: kvm" short=kvm ;;
+	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness, not the effect of the features on real hardware"
+		short="EMULATED, TCG" ;;
+	*)	label_t=$(sed -n 's/^where: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
+		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short=host ;;
+	esac
+	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" \
+		-j "$dir/comparisons.json" "$csv" > "$dir/table.txt" ||
+		die "abstat failed on $csv"
+	if cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | grep -q .; then
+		{
+			echo
+			echo "skipped (the machine lacks them):"
+			cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | sort -u | sed 's/^/  /'
+		} >> "$dir/table.txt"
+	fi
+	cp "${runs[0]}/ab/environment.txt" "$dir/environment.txt" 2>/dev/null
+
+	if command -v gnuplot >/dev/null; then
+		plots "$dir" "$short"
+	else
+		log "gnuplot missing: no plots (Debian: apt-get install gnuplot-nox)"
+	fi
+	cat "$dir/table.txt"
+	local over
+	over=$(awk -F, 'FNR > 1 { o += $3; t += $2 } END { if (t) printf "%.2f%% (%d ms of %d ms)", 100 * o / t, o, t }' \
+		"${runs[@]/%//ab/overhead.csv}" 2>/dev/null)
+	echo
+	echo "harness overhead: ${over:-n/a}; seed ${seed_r:-?}; runs: ${#runs[@]} (${runs[*]##*/})"
+	echo "results: $dir (table.txt, comparisons.json, samples.csv, plots/, command.txt; per run: LABEL-N/)"
+}
+
+# Per-arm distributions and per-round drift, one page per workload.
+plots() {	# dir short-label
+	local dir=$1 w f csv=$1/samples.csv
+	mkdir -p "$dir/plots"
+	for w in $(awk -F, 'NR > 1 && !$3 { print $6 }' "$csv" | sort -u); do
+		f=$dir/plots/${w//[^A-Za-z0-9_.@-]/_}
+		awk -F, -v w="$w" 'NR > 1 && $6 == w && !$3 { print $5, $2, $8 }' "$csv" > "$f.dat"
+		gnuplot 2>/dev/null <<-EOF || log "gnuplot failed for $w"
+			set terminal svg size 1000,420 dynamic
+			set output '$f.svg'
+			set multiplot layout 1,2 title '$w ($2)' noenhanced
+			arms = system("cut -d' ' -f1 '$f.dat' | awk '!s[\$0]++'")
+			set title 'distribution per arm' noenhanced
+			set xtics rotate by -30 noenhanced
+			set ylabel 'value'
+			plot for [i=1:words(arms)] '$f.dat' using (i + 0.15 * (rand(0) - 0.5)):(strcol(1) eq word(arms, i) ? \$3 : 1/0):xtic(word(arms, i)) with points pt 7 ps 0.5 title word(arms, i) noenhanced
+			set title 'per round (drift)' noenhanced
+			set xlabel 'round'
+			set xtics norotate
+			plot for [i=1:words(arms)] '$f.dat' using (strcol(1) eq word(arms, i) ? \$2 : 1/0):3 with linespoints title word(arms, i) noenhanced
+			unset multiplot
+		EOF
+	done
+}
+
+if [ -n "$recheck" ]; then
+	[ -d "$recheck" ] || die "--recheck: no directory $recheck"
+	recheck=$(cd "$recheck" && pwd)
+	echo "# recheck:$cmdline" >> "$recheck/command.txt"
+	report "$recheck"
+	exit 0
+fi
+
+# ------------------------------------------------------- check the options
+case $rounds in ''|*[!0-9]*) bad "-r takes a number of rounds" ;; esac
+case $warmup in ''|*[!0-9]*) bad "-W takes a number of rounds" ;; esac
+[ "$rounds" -ge 1 ] || bad "-r must be at least 1"
+[[ $duration =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "-d takes seconds"
+[ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+case $seed in ''|*[!0-9]*) bad "-s takes a number" ;; esac
+case $label in ''|*[!A-Za-z0-9_.+]*) bad "--label: letters, digits, _ . + only" ;; esac
+[ -z "$raw" ] || [ -z "$out" ] || bad "--raw and -o exclude each other"
+[ -z "$raw" ] || [ -z "$append" ] || bad "--append is for -o"
+
+# Arms -> NAME and " FEAT FEAT ".
+declare -A arm_on=() all_feats=()
+arm_names=()
+for a in ${arms//,/ }; do
+	case $a in
+	base) a=base= ;;
+	both) a=both=SIS_SYNC_CORE+SIS_CACHE ;;
+	*=*) ;;
+	*) a=$a=$a ;;
+	esac
+	name=${a%%=*} feats=${a#*=}
+	case $name in ''|*[!A-Za-z0-9_.+-]*) bad "bad arm name '$name'" ;; esac
+	[ -z "${arm_on[$name]+x}" ] || bad "arm '$name' given twice"
+	for f in ${feats//+/ }; do
+		case $f in *[!A-Z0-9_]*) bad "arm $name: '$f' is not a sched feature name" ;; esac
+		all_feats[$f]=1
+	done
+	arm_on[$name]=" ${feats//+/ } "
+	arm_names+=("$name")
+done
+[ ${#arm_names[@]} -ge 1 ] || bad "-a: no arm"
+[ -z "$base_arm" ] || [ -n "${arm_on[$base_arm]+x}" ] || bad "--base: no arm '$base_arm'"
+
+# Loads x levels x placements -> workloads NAME|DIR|REGEX|COMMAND; W_WB
+# marks wakebench's (evidence counters taken over its measured window).
+wb=$here/wakebench
+W_NAME=() W_DIR=() W_RE=() W_CMD=() W_WB=()
+add_wl() {	# name dir regex command is-wakebench
+	local i
+	for i in "${W_NAME[@]}"; do [ "$i" != "$1" ] || bad "workload '$1' given twice"; done
+	W_NAME+=("$1") W_DIR+=("$2") W_RE+=("$3") W_CMD+=("$4") W_WB+=("$5")
+}
+for p in ${placement//,/ }; do
+	case " $PLACEMENTS " in *" $p "*) ;; *) bad "unknown placement '$p' ($PLACEMENTS)" ;; esac
+done
+for n in ${levels//,/ }; do
+	case $n in 1|half|cpus|2cpus) ;; *[!0-9]*|0) bad "unknown level '$n' (1, half, cpus, 2cpus or a number)" ;; esac
+done
+for l in ${loads//,/ }; do
+	case " $WB_LOADS " in
+	*" $l "*)
+		case $l in *stream) dir=higher ;; *) dir=lower ;; esac
+		for n in ${levels//,/ }; do
+			for p in ${placement//,/ }; do
+				name=$l@$n
+				[ "$placement" = unbound ] || name=$name:$p
+				add_wl "$name" "$dir" '"value":([0-9.eE+-]+)' \
+					"$wb -q -l $l -n $n -p $p -d $duration -w 0.5" 1
+			done
+		done
+		continue ;;
+	esac
+	case $l in
+	hackbench) add_wl hackbench lower 'Time: ([0-9.]+)' "hackbench -p -g 2 -l 100" 0 ;;
+	perfpipe) add_wl perfpipe lower '([0-9.]+) usecs/op' "perf bench sched pipe -l 5000" 0 ;;
+	*) bad "unknown load '$l' ($WB_LOADS hackbench perfpipe)" ;;
+	esac
+done
+for w in "${extra[@]}"; do
+	IFS='|' read -r wn wd wr wc <<<"$w"
+	[ -n "$wn" ] && [ -n "$wr" ] && [ -n "$wc" ] ||
+		bad "workload '$w' is not NAME|DIRECTION|REGEX|COMMAND"
+	case $wd in lower|higher) ;; *) bad "workload $wn: direction must be lower or higher" ;; esac
+	case $wn in *[!A-Za-z0-9_.@:+-]*) bad "workload name '$wn': letters, digits, _ . @ : + - only" ;; esac
+	add_wl "$wn" "$wd" "$wr" "$wc" 0
+done
+[ ${#W_NAME[@]} -ge 1 ] || bad "nothing to run (-l, -w)"
+
+if [ -n "$dry" ]; then
+	echo "arms:"
+	for a in "${arm_names[@]}"; do echo "  $a:${arm_on[$a]:- }"; done
+	echo "workloads:"
+	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+		echo "  ${W_NAME[k]} (${W_DIR[k]} is better): ${W_CMD[k]}"
+	done
+	echo "rounds: $rounds (+$warmup warm-up), seed $seed"
+	exit 0
+fi
+
+# ------------------------------------- check the machine, before changing it
+[ "$(id -u)" = 0 ] || die "needs root (sched features, schedstats, pinned loads)"
+for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+	c=${W_CMD[k]%% *}
+	command -v "$c" >/dev/null || [ -x "$c" ] || case $c in
+		"$wb") die "wakebench missing next to $me ($wb): build the sched kselftests" ;;
+		hackbench) die "hackbench missing (Debian: apt-get install rt-tests)" ;;
+		perf) die "perf missing (Debian: apt-get install linux-perf)" ;;
+		*) die "workload ${W_NAME[k]}: '$c' not found" ;;
+	esac
+done
+if [ ${#all_feats[@]} -gt 0 ]; then
+	[ -w "$FEATURES" ] || die "arms $(for a in "${arm_names[@]}"; do [ -z "${arm_on[$a]// /}" ] || printf '%s ' "$a"; done)switch sched features, but $FEATURES is not writable (mount debugfs; needs CONFIG_SCHED_DEBUG); A/A runs (--aa) need no features"
+	known=" $(tr ' ' '\n' < "$FEATURES" | sed 's/^NO_//' | tr '\n' ' ') "
+	for f in "${!all_feats[@]}"; do
+		case $known in *" $f "*) ;; *) die "sched feature '$f' unknown to this kernel (it has:$known)" ;; esac
+	done
+fi
+
+# The results: -o DIR gets LABEL-N/ab (N: the next free run number).
+if [ -n "$raw" ]; then
+	mkdir -p "$raw" || die "cannot create $raw"
+	[ -z "$(ls -A "$raw")" ] || die "$raw is not empty"
+	rawdir=$(cd "$raw" && pwd)
+	out=
+else
+	[ -n "$out" ] || out=ab-$(date +%Y%m%d-%H%M%S)
+	if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ -z "$append" ]; then
+		die "$out is not empty: its samples would be merged into this verdict (use another -o, or --append to add a run to it)"
+	fi
+	mkdir -p "$out" || die "cannot create $out"
+	out=$(cd "$out" && pwd)
+	i=1
+	while [ -e "$out/$label-$i" ]; do i=$((i + 1)); done
+	mkdir -p "$out/$label-$i/ab"
+	rawdir=$out/$label-$i/ab
+	echo "#$cmdline" >> "$out/command.txt"
+	[ -z "$source" ] || cat "$source" >> "$out/source.txt"
+	virt=$(systemd-detect-virt 2>/dev/null)
+	{
+		echo "host: $(uname -r) $(uname -m), $(nproc) CPUs"
+		echo "accelerator: none"
+		echo "where: running kernel $(uname -r), no guest (virtualization: ${virt:-unknown})"
+		echo "command:$cmdline"
+	} > "$out/$label-$i/run.txt"
+fi
+
+# Placements the machine lacks: wakebench exits 4 with the reason.
+skipped=()
+probe_placements() {
+	local k o rc keep=()
+	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+		keep+=("$k")
+		[ "${W_WB[k]}" = 1 ] || continue
+		case ${W_CMD[k]} in *" -p unbound "*) continue ;; esac
+		o=$(${W_CMD[k]/ -d $duration -w 0.5/ -d 0.05 -w 0} 2>&1)
+		rc=$?
+		if [ $rc = 4 ]; then
+			unset 'keep[-1]'
+			skipped+=("${W_NAME[k]}: ${o##*$'\n'}")
+			log "skipping ${W_NAME[k]}: ${o##*$'\n'}"
+		fi
+	done
+	local n=() d=() r=() c=() w=()
+	for k in "${keep[@]}"; do
+		n+=("${W_NAME[k]}") d+=("${W_DIR[k]}") r+=("${W_RE[k]}") c+=("${W_CMD[k]}") w+=("${W_WB[k]}")
+	done
+	W_NAME=("${n[@]}") W_DIR=("${d[@]}") W_RE=("${r[@]}") W_CMD=("${c[@]}") W_WB=("${w[@]}")
+}
+probe_placements
+printf '%s\n' "${skipped[@]}" > "$rawdir/skipped.txt"
+[ ${#W_NAME[@]} -ge 1 ] || die "every workload was skipped (see above)"
+
+# ------------------------------------ save state, restore it whatever happens
+saved_features=$(cat "$FEATURES" 2>/dev/null)
+saved_schedstats=$(cat "$SCHEDSTATS" 2>/dev/null)
+wl_pid= logs= stopping=
+restore() {
+	local f
+	[ -z "$wl_pid" ] || stop_workload
+	declare -F flush >/dev/null && flush
+	if [ -n "$logs" ] && [ -d "$logs" ]; then
+		mkdir -p "$rawdir/log" && cp "$logs"/round-* "$rawdir/log/" 2>/dev/null
+		rm -rf "$logs"
+	fi
+	for f in "${!all_feats[@]}"; do
+		case " $saved_features " in
+		*" NO_$f "*) echo "NO_$f" ;;
+		*) echo "$f" ;;
+		esac > "$FEATURES" 2>/dev/null
+	done
+	[ -z "$saved_schedstats" ] || echo "$saved_schedstats" > "$SCHEDSTATS" 2>/dev/null
+	cat "$FEATURES" > "$rawdir/features-after.txt" 2>/dev/null
+}
+# The running workload is a session of its own (setsid): all of it stops.
+stop_workload() {
+	local i
+	kill -TERM -- "-$wl_pid" 2>/dev/null
+	for ((i = 0; i < 20; i++)); do
+		kill -0 "$wl_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL -- "-$wl_pid" 2>/dev/null
+	wait "$wl_pid" 2>/dev/null
+	wl_pid=
+}
+interrupted() {	# signal
+	[ -z "$stopping" ] || return
+	stopping=1
+	trap '' INT TERM HUP
+	restore
+	trap - EXIT
+	log "interrupted (SIG$1): workload stopped, features restored, partial results in ${out:-$rawdir} (rounds completed so far)"
+	trap - "$1"
+	kill "-$1" $$
+	exit $((128 + $(kill -l "$1")))
+}
+trap restore EXIT
+trap 'interrupted INT' INT
+trap 'interrupted TERM' TERM
+trap 'interrupted HUP' HUP
+[ -w "$SCHEDSTATS" ] && echo 1 > "$SCHEDSTATS"
+
+# Switch to arm $1, writing only the flags that change (each write may
+# patch a static key on every CPU).
+declare -A cur=()
+set_arm() {
+	local f want
+	for f in "${!all_feats[@]}"; do
+		case ${arm_on[$1]} in
+		*" $f "*) want=$f ;;
+		*) want=NO_$f ;;
+		esac
+		[ "${cur[$f]:-}" != "$want" ] || continue
+		echo "$want" > "$FEATURES" || die "cannot set $f for arm $1"
+		cur[$f]=$want
+	done
+}
+
+# Milliseconds, without forking (bash 5's EPOCHREALTIME): the harness's
+# own cost per round is reported and must stay small next to the loads.
+now_ms() {
+	local t=${EPOCHREALTIME/[.,]/}
+	NOW=$((t / 1000))
+}
+
+# Progress: round i/n, arm, elapsed and ETA (from whole rounds).
+progress() {
+	local t=${EPOCHREALTIME/[.,]/} el eta= w=
+	el=$(( (t / 1000 - t_start) / 1000 ))
+	[ "$1" -gt 1 ] && eta=", ETA $(( el * (total - $1 + 1) / ($1 - 1) )) s"
+	[ "$1" -le "$warmup" ] && w=" (warm-up)"
+	log "round $1/$total$w, arm $2, $3, elapsed ${el} s$eta"
+}
+
+# Wakeup counters from /proc/schedstat into array SS, without forking:
+# ttwu_count, ttwu_local (cpu lines), then per domain level
+# ttwu_wake_remote, ttwu_move_affine (the third and second last fields).
+# For loads other than wakebench (which takes them over its measured
+# window) they are taken around the whole command.
+schedstat() {
+	local f n l
+	SS=()
+	[ -r /proc/schedstat ] || return 0
+	SS=(0 0)
+	while read -r -a f; do
+		case ${f[0]:-} in
+		cpu*)	SS[0]=$((SS[0] + f[5])); SS[1]=$((SS[1] + f[6])) ;;
+		domain*)
+			n=${#f[@]} l=${f[0]#domain}
+			SS[2 + 2 * l]=$(( ${SS[2 + 2 * l]:-0} + f[n - 3] ))
+			SS[3 + 2 * l]=$(( ${SS[3 + 2 * l]:-0} + f[n - 2] )) ;;
+		esac
+	done < /proc/schedstat
+}
+
+perf_bin=
+for p in $(command -v perf) /usr/bin/perf_*; do
+	[ -x "$p" ] && "$p" stat -e task-clock -x, -o /dev/null true 2>/dev/null && perf_bin=$p && break
+done
+perf_events=task-clock,context-switches,cpu-migrations
+if [ -n "$perf_bin" ]; then
+	log "perf stat (loads other than wakebench): $perf_bin ($perf_events)"
+else
+	log "perf stat: no usable perf here; loads other than wakebench run without it"
+fi
+
+{
+	echo "date: $(date -Is)"
+	echo "kernel: $(uname -r)"
+	echo "cmdline: $(cat /proc/cmdline)"
+	echo "cpus: $(nproc)"
+	echo "label: $label"
+	echo "seed: $seed"
+	echo "rounds: $rounds (+$warmup warm-up, discarded)"
+	echo "features at start: ${saved_features:-n/a (no $FEATURES)}"
+	for a in "${arm_names[@]}"; do echo "arm: $a =${arm_on[$a]}"; done
+	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+		echo "workload: ${W_NAME[k]}|${W_DIR[k]}|${W_RE[k]}|${W_CMD[k]}"
+	done
+	echo "ab.sh: $(sha256sum < "$0" | cut -c1-16), wakebench: $(sha256sum < "$wb" 2>/dev/null | cut -c1-16), abstat: $(sha256sum < "$here/abstat" 2>/dev/null | cut -c1-16)"
+	echo "perf: ${perf_bin:-none} ($perf_events)"
+	g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	echo "governor: ${g:-n/a}"
+	echo "boost: $(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo n/a)" \
+	     "no_turbo: $(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || echo n/a)"
+	echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo n/a)"
+	echo "smt: $(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo n/a)"
+	echo "loadavg: $(cat /proc/loadavg)"
+} > "$rawdir/environment.txt"
+g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort -u | tr '\n' ' ')
+[ -z "$g" ] || [ "$g" = "performance " ] || log "warning: CPU frequency governor '$g'(not performance): expect drift"
+[ "$(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null)" != 1 ] || log "warning: turbo/boost on: expect drift"
+[ "$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null)" != 0 ] || log "warning: turbo on (intel_pstate): expect drift"
+load=$(cut -d' ' -f1 /proc/loadavg)
+awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' && log "warning: load average $load: background load"
+
+csv=$rawdir/samples.csv
+echo "round,ms,overhead_ms" > "$rawdir/overhead.csv"
+echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine,perf_task_clock_ms,perf_ctx_switches,perf_cpu_migrations,counters" > "$csv"
+printf '%s\n' "${arm_names[@]}" > "$rawdir/arms.txt"
+
+# perf stat -x, output -> PV="task-clock ms,context switches,cpu migrations"
+# (empty fields where perf did not run or could not count).
+perf_values() {
+	local val unit ev rest tc= cs= cm=
+	if [ -r "$1" ]; then
+		while IFS=, read -r val unit ev rest; do
+			case $val in *[!0-9.]*|"") continue ;; esac
+			case $ev in
+			task-clock) tc=$val ;;
+			context-switches) cs=$val ;;
+			cpu-migrations) cm=$val ;;
+			esac
+		done < "$1"
+	fi
+	PV="$tc,$cs,$cm"
+}
+
+# wakebench's JSON -> the same columns, over its measured window.
+json_values() {	# output
+	local o=$1 tt= tl= dom= tc= cs= cm=
+	[[ $o =~ \"ttwu_count\":([0-9]+) ]] && tt=${BASH_REMATCH[1]}
+	[[ $o =~ \"ttwu_local\":([0-9]+) ]] && tl=${BASH_REMATCH[1]}
+	[[ $o =~ \"domain_wake_remote_move_affine\":\"([0-9\;]*)\" ]] && dom=${BASH_REMATCH[1]}
+	[[ $o =~ \"task_clock_ms\":([0-9.eE+-]+) ]] && tc=${BASH_REMATCH[1]}
+	[[ $o =~ \"ctx_switches\":([0-9]+) ]] && cs=${BASH_REMATCH[1]}
+	[[ $o =~ \"cpu_migrations\":([0-9]+) ]] && cm=${BASH_REMATCH[1]}
+	JV="$tt,$tl,$dom,$tc,$cs,$cm"
+}
+
+# Seeded permutations of the arms, one line per round (Fisher-Yates in
+# awk), computed up front: no forks between measurements.
+total=$((rounds + warmup))
+mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$total" '
+	{ a[NR] = $0 } END { for (r = 1; r <= n; r++) { srand(s * 1000 + r)
+		for (i = 1; i <= NR; i++) b[i] = a[i]
+		for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = b[i]; b[i] = b[j]; b[j] = t }
+		l = b[1]; for (i = 2; i <= NR; i++) l = l " " b[i]; print l } }')
+
+# Workload output and logs go to tmpfs during the run (creating files on a
+# guest's results share costs more than the rest of the harness) and to
+# $rawdir/log at exit.
+shm=/tmp
+[ -w /dev/shm ] && shm=/dev/shm
+TMPDIR=$shm	# bash here-strings (not exported: workloads keep theirs)
+logs=$(mktemp -d "$shm/ab-log.XXXXXX") || die "cannot create a directory in $shm"
+[ -z "$perf_bin" ] || mkdir -p "$rawdir/perf"
+
+# Rows and logs of the current round, written once per round (and by
+# flush at exit: partial results stay).
+rows= rlog=
+flush() {
+	[ -z "$rows" ] || printf '%s' "$rows" >> "$csv"
+	[ -z "$rlog" ] || printf '%s' "$rlog" >> "$logs/round-$round.txt"
+	rows= rlog=
+}
+
+# Run workload $1 in a session of its own, in the background: a signal to
+# ab.sh is handled at once, and stop_workload reaches all of its tasks.
+run_workload() {	# index perf-file
+	local k=$1
+	if [ "${W_WB[k]}" = 0 ] && [ -n "$perf_bin" ]; then
+		setsid "$perf_bin" stat -x, -e "$perf_events" -o "$2" \
+			-- sh -c "${W_CMD[k]}" > "$logs/cur" 2>&1 < /dev/null &
+	else
+		setsid sh -c "${W_CMD[k]}" > "$logs/cur" 2>&1 < /dev/null &
+	fi
+	wl_pid=$!
+	wait "$wl_pid"
+	RC=$?
+	wl_pid=
+	O=
+	IFS= read -r -d '' O < "$logs/cur"
+	O=${O%$'\n'}
+}
+
+now_ms
+t_start=$NOW
+for ((r = 1; r <= total; r++)); do
+	is_warm=$((r <= warmup ? 1 : 0))
+	round=$((r - warmup))
+	now_ms
+	t_round=$NOW
+	busy=0
+	order=0
+	for arm in ${perm[r - 1]}; do
+		order=$((order + 1))
+		progress "$r" "$arm" "${#W_NAME[@]} workload(s)"
+		set_arm "$arm"
+		schedstat
+		for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+			wn=${W_NAME[k]}
+			s0=("${SS[@]}")	# the previous snapshot: nothing ran since
+			pf=$rawdir/perf/$round-$arm-$wn.csv
+			now_ms
+			t0=$NOW
+			run_workload "$k" "$pf"
+			now_ms
+			t1=$NOW
+			schedstat
+			busy=$((busy + t1 - t0))
+			rlog+="=== round $round, arm $arm, $wn: exit $RC"$'\n'"$O"$'\n'
+			if [ $RC = 4 ]; then
+				log "$wn skipped (exit 4): ${O##*$'\n'}"
+				continue
+			fi
+			if [ $RC != 0 ] || ! [[ $O =~ ${W_RE[k]} ]]; then
+				flush
+				[ $RC = 0 ] || die "workload $wn failed (exit $RC) in arm $arm: ${O: -300}"
+				die "workload $wn: no match for /${W_RE[k]}/ in its output (see $rawdir/log/round-$round.txt)"
+			fi
+			v=${BASH_REMATCH[1]}
+			m=
+			[[ $O =~ \"migrations\":(-?[0-9]+) ]] && m=${BASH_REMATCH[1]}
+			if [ "${W_WB[k]}" = 1 ]; then
+				json_values "$O"
+				rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,$((t1 - t0)),$m,$JV,window"$'\n'
+				continue
+			fi
+			d=,,
+			if [ ${#SS[@]} -gt 0 ]; then
+				d="$((SS[0] - s0[0])),$((SS[1] - s0[1])),"
+				for ((i = 2; i < ${#SS[@]}; i++)); do
+					[ $i = 2 ] || d+=";"
+					d+="$((SS[i] - ${s0[i]:-0}))"
+				done
+			fi
+			perf_values "$pf"
+			rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,$((t1 - t0)),$m,$d,$PV,command"$'\n'
+		done
+	done
+	flush
+	now_ms
+	t_end=$NOW
+	over=$((t_end - t_round - busy))
+	pm=$((over * 1000 / (t_end - t_round + 1)))
+	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s; harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
+	echo "$r,$((t_end - t_round)),$over" >> "$rawdir/overhead.csv"
+done
+restore
+trap - EXIT
+log "done: $csv"
+[ -n "$out" ] || exit 0
+report "$out"
