@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # wakeplace: one target per stage; each is a script in scripts/.
+# usage: make TARGET [ARGS='...'] [HOST=1] [PRESETS=...] [BOOT_JOBS=N]
 #   make test            everything, from a bare Debian 12 machine (CI)
 #   make bench           A/B verdict on the features in a guest (HOST=1: on the
 #                        running kernel; ARGS='-h' lists options)

@@ -68,7 +68,7 @@ reject() {	# name expected-regex command...
 		not_ok "reject:$name qemu was started"
 	elif [ -e "$out" ]; then
 		not_ok "reject:$name created $out"
-	elif ! grep -qE "$re" <<<"$o"; then
+	elif ! grep -qE -- "$re" <<<"$o"; then
 		not_ok "reject:$name message does not match /$re/: $o"
 	else
 		ok "reject:$name exit 2: $(head -1 <<<"$o")"
@@ -163,11 +163,11 @@ else
 	mkdir -p "$kc"
 	make -s -C "$WP_TREE" "${KMAKE_VARS[@]}" O="$kc" KCONFIG_ALLCONFIG="$frag" allnoconfig > /dev/null 2>&1
 	missing=
-	for o in SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS NET INET; do
+	for o in SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS SCHED_SMT SCHED_MC NET INET; do
 		grep -qx "CONFIG_$o=y" "$kc/.config" || missing+=" $o"
 	done
 	if [ -z "$missing" ]; then
-		ok "config-fragment: allnoconfig + sched/config has SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS NET INET"
+		ok "config-fragment: allnoconfig + sched/config has SMP SCHED_DEBUG SCHEDSTATS DEBUG_FS SCHED_SMT SCHED_MC NET INET"
 	else
 		not_ok "config-fragment: allnoconfig + sched/config lacks:$missing"
 	fi

@@ -64,6 +64,7 @@ set -uo pipefail
 me=ab.sh
 FEATURES=/sys/kernel/debug/sched/features
 SCHEDSTATS=/proc/sys/kernel/sched_schedstats
+cpus=/sys/devices/system/cpu
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -124,7 +125,8 @@ report() {
 		max=$(awk -F, -v OFS=, -v b="$b" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
 			-v hdr="$([ -s "$csv.new" ] && echo 0 || echo 1)" -v out="$csv.new" '
 			NR == 1 { if (hdr) print "boot," $0 > out; next }
-			{ if ($1 > mx) mx = $1; $1 = off + $1; if (m) $4 = k ":" $4; print b, $0 > out }
+			{ if ($1 > mx) mx = $1; $1 = off + $1
+			  if (m) $4 = k ":" $4; print b, $0 > out }
 			END { print mx + 0 }' "$d/ab/samples.csv")
 		off=$((off + max))
 	done
@@ -150,7 +152,8 @@ report() {
 	accel=$(sed -n 's/^accelerator: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
 	case $accel in
 	kvm*)	label_t="accelerator: kvm" short=kvm ;;
-	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness, not the effect of the features on real hardware"
+	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness,"
+		label_t+=" not the effect of the features on real hardware"
 		short="EMULATED, TCG" ;;
 	*)	label_t=$(sed -n 's/^where: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
 		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short=host ;;
@@ -174,11 +177,13 @@ report() {
 	fi
 	cat "$dir/table.txt"
 	local over
-	over=$(awk -F, 'FNR > 1 { o += $3; t += $2 } END { if (t) printf "%.2f%% (%d ms of %d ms)", 100 * o / t, o, t }' \
+	over=$(awk -F, 'FNR > 1 { o += $3; t += $2 } END { if (t)
+		printf "%.2f%% (%d ms of %d ms)", 100 * o / t, o, t }' \
 		"${runs[@]/%//ab/overhead.csv}" 2>/dev/null)
 	echo
 	echo "harness overhead: ${over:-n/a}; seed ${seed_r:-?}; runs: ${#runs[@]} (${runs[*]##*/})"
-	echo "results: $dir (table.txt, comparisons.json, samples.csv, plots/, command.txt; per run: LABEL-N/)"
+	echo "results: $dir (table.txt, comparisons.json, samples.csv, plots/," \
+	     "command.txt; per run: LABEL-N/)"
 }
 
 # Per-arm distributions and per-round drift, one page per workload.
@@ -196,11 +201,16 @@ plots() {	# dir short-label
 			set title 'distribution per arm' noenhanced
 			set xtics rotate by -30 noenhanced
 			set ylabel 'value'
-			plot for [i=1:words(arms)] '$f.dat' using (i + 0.15 * (rand(0) - 0.5)):(strcol(1) eq word(arms, i) ? \$3 : 1/0):xtic(word(arms, i)) with points pt 7 ps 0.5 title word(arms, i) noenhanced
+			plot for [i=1:words(arms)] '$f.dat' \\
+				using (i + 0.15 * (rand(0) - 0.5)):\\
+				(strcol(1) eq word(arms, i) ? \$3 : 1/0):xtic(word(arms, i)) \\
+				with points pt 7 ps 0.5 title word(arms, i) noenhanced
 			set title 'per round (drift)' noenhanced
 			set xlabel 'round'
 			set xtics norotate
-			plot for [i=1:words(arms)] '$f.dat' using (strcol(1) eq word(arms, i) ? \$2 : 1/0):3 with linespoints title word(arms, i) noenhanced
+			plot for [i=1:words(arms)] '$f.dat' \\
+				using (strcol(1) eq word(arms, i) ? \$2 : 1/0):3 \\
+				with linespoints title word(arms, i) noenhanced
 			unset multiplot
 		EOF
 	done
@@ -261,7 +271,10 @@ for p in ${placement//,/ }; do
 	case " $PLACEMENTS " in *" $p "*) ;; *) bad "unknown placement '$p' ($PLACEMENTS)" ;; esac
 done
 for n in ${levels//,/ }; do
-	case $n in 1|half|cpus|2cpus) ;; *[!0-9]*|0) bad "unknown level '$n' (1, half, cpus, 2cpus or a number)" ;; esac
+	case $n in
+	1|half|cpus|2cpus) ;;
+	*[!0-9]*|0) bad "unknown level '$n' (1, half, cpus, 2cpus or a number)" ;;
+	esac
 done
 for l in ${loads//,/ }; do
 	case " $WB_LOADS " in
@@ -287,8 +300,13 @@ for w in "${extra[@]}"; do
 	IFS='|' read -r wn wd wr wc <<<"$w"
 	[ -n "$wn" ] && [ -n "$wr" ] && [ -n "$wc" ] ||
 		bad "workload '$w' is not NAME|DIRECTION|REGEX|COMMAND"
-	case $wd in lower|higher) ;; *) bad "workload $wn: direction must be lower or higher" ;; esac
-	case $wn in *[!A-Za-z0-9_.@:+-]*) bad "workload name '$wn': letters, digits, _ . @ : + - only" ;; esac
+	case $wd in
+	lower|higher) ;;
+	*) bad "workload $wn: direction must be lower or higher" ;;
+	esac
+	case $wn in
+	*[!A-Za-z0-9_.+-]*) bad "workload name '$wn': letters, digits, _ . @ : + - only" ;;
+	esac
 	add_wl "$wn" "$wd" "$wr" "$wc" 0
 done
 [ ${#W_NAME[@]} -ge 1 ] || bad "nothing to run (-l, -w)"
@@ -316,10 +334,19 @@ for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 	esac
 done
 if [ ${#all_feats[@]} -gt 0 ]; then
-	[ -w "$FEATURES" ] || die "arms $(for a in "${arm_names[@]}"; do [ -z "${arm_on[$a]// /}" ] || printf '%s ' "$a"; done)switch sched features, but $FEATURES is not writable (mount debugfs; needs CONFIG_SCHED_DEBUG); A/A runs (--aa) need no features"
+	need=
+	for a in "${arm_names[@]}"; do
+		[ -z "${arm_on[$a]// /}" ] || need+="$a "
+	done
+	[ -w "$FEATURES" ] ||
+		die "arms ${need}switch sched features, but $FEATURES is not writable" \
+		    "(mount debugfs; needs CONFIG_SCHED_DEBUG); A/A runs (--aa) need no features"
 	known=" $(tr ' ' '\n' < "$FEATURES" | sed 's/^NO_//' | tr '\n' ' ') "
 	for f in "${!all_feats[@]}"; do
-		case $known in *" $f "*) ;; *) die "sched feature '$f' unknown to this kernel (it has:$known)" ;; esac
+		case $known in
+		*" $f "*) ;;
+		*) die "sched feature '$f' unknown to this kernel (it has:$known)" ;;
+		esac
 	done
 fi
 
@@ -332,7 +359,8 @@ if [ -n "$raw" ]; then
 else
 	[ -n "$out" ] || out=ab-$(date +%Y%m%d-%H%M%S)
 	if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ -z "$append" ]; then
-		die "$out is not empty: its samples would be merged into this verdict (use another -o, or --append to add a run to it)"
+		die "$out is not empty: its samples would be merged into this verdict" \
+		    "(use another -o, or --append to add a run to it)"
 	fi
 	mkdir -p "$out" || die "cannot create $out"
 	out=$(cd "$out" && pwd)
@@ -346,7 +374,8 @@ else
 	{
 		echo "host: $(uname -r) $(uname -m), $(nproc) CPUs"
 		echo "accelerator: none"
-		echo "where: running kernel $(uname -r), no guest (virtualization: ${virt:-unknown})"
+		echo "where: running kernel $(uname -r), no guest" \
+		     "(virtualization: ${virt:-unknown})"
 		echo "command:$cmdline"
 	} > "$out/$label-$i/run.txt"
 fi
@@ -369,7 +398,8 @@ probe_placements() {
 	done
 	local n=() d=() r=() c=() w=()
 	for k in "${keep[@]}"; do
-		n+=("${W_NAME[k]}") d+=("${W_DIR[k]}") r+=("${W_RE[k]}") c+=("${W_CMD[k]}") w+=("${W_WB[k]}")
+		n+=("${W_NAME[k]}") d+=("${W_DIR[k]}") r+=("${W_RE[k]}")
+		c+=("${W_CMD[k]}") w+=("${W_WB[k]}")
 	done
 	W_NAME=("${n[@]}") W_DIR=("${d[@]}") W_RE=("${r[@]}") W_CMD=("${c[@]}") W_WB=("${w[@]}")
 }
@@ -416,7 +446,8 @@ interrupted() {	# signal
 	trap '' INT TERM HUP
 	restore
 	trap - EXIT
-	log "interrupted (SIG$1): workload stopped, features restored, partial results in ${out:-$rawdir} (rounds completed so far)"
+	log "interrupted (SIG$1): workload stopped, features restored," \
+	    "partial results in ${out:-$rawdir} (rounds completed so far)"
 	trap - "$1"
 	kill "-$1" $$
 	exit $((128 + $(kill -l "$1")))
@@ -482,7 +513,8 @@ schedstat() {
 
 perf_bin=
 for p in $(command -v perf) /usr/bin/perf_*; do
-	[ -x "$p" ] && "$p" stat -e task-clock -x, -o /dev/null true 2>/dev/null && perf_bin=$p && break
+	[ -x "$p" ] && "$p" stat -e task-clock -x, -o /dev/null true 2>/dev/null &&
+		perf_bin=$p && break
 done
 perf_events=task-clock,context-switches,cpu-migrations
 if [ -n "$perf_bin" ]; then
@@ -504,26 +536,35 @@ fi
 	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 		echo "workload: ${W_NAME[k]}|${W_DIR[k]}|${W_RE[k]}|${W_CMD[k]}"
 	done
-	echo "ab.sh: $(sha256sum < "$0" | cut -c1-16), wakebench: $(sha256sum < "$wb" 2>/dev/null | cut -c1-16), abstat: $(sha256sum < "$here/abstat" 2>/dev/null | cut -c1-16)"
+	sum() { sha256sum < "$1" 2>/dev/null | cut -c1-16; }
+	echo "ab.sh: $(sum "$0"), wakebench: $(sum "$wb"), abstat: $(sum "$here/abstat")"
 	echo "perf: ${perf_bin:-none} ($perf_events)"
-	g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	g=$(cat $cpus/cpu*/cpufreq/scaling_governor 2>/dev/null | sort | uniq -c |
+		tr -s ' ' | tr '\n' ';')
 	echo "governor: ${g:-n/a}"
-	echo "boost: $(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null || echo n/a)" \
-	     "no_turbo: $(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null || echo n/a)"
-	echo "cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo n/a)"
+	echo "boost: $(cat $cpus/cpufreq/boost 2>/dev/null || echo n/a)" \
+	     "no_turbo: $(cat $cpus/intel_pstate/no_turbo 2>/dev/null || echo n/a)"
+	echo "cpuidle: $(cat $cpus/cpuidle/current_driver 2>/dev/null || echo n/a)"
 	echo "smt: $(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo n/a)"
 	echo "loadavg: $(cat /proc/loadavg)"
 } > "$rawdir/environment.txt"
-g=$(cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2>/dev/null | sort -u | tr '\n' ' ')
-[ -z "$g" ] || [ "$g" = "performance " ] || log "warning: CPU frequency governor '$g'(not performance): expect drift"
-[ "$(cat /sys/devices/system/cpu/cpufreq/boost 2>/dev/null)" != 1 ] || log "warning: turbo/boost on: expect drift"
-[ "$(cat /sys/devices/system/cpu/intel_pstate/no_turbo 2>/dev/null)" != 0 ] || log "warning: turbo on (intel_pstate): expect drift"
+g=$(cat $cpus/cpu*/cpufreq/scaling_governor 2>/dev/null | sort -u | tr "\n" " ")
+[ -z "$g" ] || [ "$g" = "performance " ] ||
+	log "warning: CPU frequency governor '$g'(not performance): expect drift"
+[ "$(cat $cpus/cpufreq/boost 2>/dev/null)" != 1 ] ||
+	log "warning: turbo/boost on: expect drift"
+[ "$(cat $cpus/intel_pstate/no_turbo 2>/dev/null)" != 0 ] ||
+	log "warning: turbo on (intel_pstate): expect drift"
 load=$(cut -d' ' -f1 /proc/loadavg)
 awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' && log "warning: load average $load: background load"
 
 csv=$rawdir/samples.csv
 echo "round,ms,overhead_ms" > "$rawdir/overhead.csv"
-echo "round,warmup,order,arm,workload,direction,value,seconds,migrations,ttwu_count,ttwu_local,domain_wake_remote_move_affine,perf_task_clock_ms,perf_ctx_switches,perf_cpu_migrations,counters" > "$csv"
+{
+	printf 'round,warmup,order,arm,workload,direction,value,seconds,migrations,'
+	printf 'ttwu_count,ttwu_local,domain_wake_remote_move_affine,'
+	printf 'perf_task_clock_ms,perf_ctx_switches,perf_cpu_migrations,counters\n'
+} > "$csv"
 printf '%s\n' "${arm_names[@]}" > "$rawdir/arms.txt"
 
 # perf stat -x, output -> PV="task-clock ms,context switches,cpu migrations"
@@ -561,7 +602,9 @@ total=$((rounds + warmup))
 mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$total" '
 	{ a[NR] = $0 } END { for (r = 1; r <= n; r++) { srand(s * 1000 + r)
 		for (i = 1; i <= NR; i++) b[i] = a[i]
-		for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = b[i]; b[i] = b[j]; b[j] = t }
+		for (i = NR; i > 1; i--) {
+			j = int(rand() * i) + 1; t = b[i]; b[i] = b[j]; b[j] = t
+		}
 		l = b[1]; for (i = 2; i <= NR; i++) l = l " " b[i]; print l } }')
 
 # Workload output and logs go to tmpfs during the run (creating files on a
@@ -633,15 +676,18 @@ for ((r = 1; r <= total; r++)); do
 			fi
 			if [ $RC != 0 ] || ! [[ $O =~ ${W_RE[k]} ]]; then
 				flush
-				[ $RC = 0 ] || die "workload $wn failed (exit $RC) in arm $arm: ${O: -300}"
-				die "workload $wn: no match for /${W_RE[k]}/ in its output (see $rawdir/log/round-$round.txt)"
+				[ $RC = 0 ] ||
+					die "workload $wn failed (exit $RC) in arm $arm: ${O: -300}"
+				die "workload $wn: no match for /${W_RE[k]}/ in its output" \
+				    "(see $rawdir/log/round-$round.txt)"
 			fi
 			v=${BASH_REMATCH[1]}
 			m=
 			[[ $O =~ \"migrations\":(-?[0-9]+) ]] && m=${BASH_REMATCH[1]}
 			if [ "${W_WB[k]}" = 1 ]; then
 				json_values "$O"
-				rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,$((t1 - t0)),$m,$JV,window"$'\n'
+				rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,"
+				rows+="$((t1 - t0)),$m,$JV,window"$'\n'
 				continue
 			fi
 			d=,,
@@ -653,7 +699,8 @@ for ((r = 1; r <= total; r++)); do
 				done
 			fi
 			perf_values "$pf"
-			rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,$((t1 - t0)),$m,$d,$PV,command"$'\n'
+			rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,"
+			rows+="$((t1 - t0)),$m,$d,$PV,command"$'\n'
 		done
 	done
 	flush
@@ -661,7 +708,8 @@ for ((r = 1; r <= total; r++)); do
 	t_end=$NOW
 	over=$((t_end - t_round - busy))
 	pm=$((over * 1000 / (t_end - t_round + 1)))
-	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s; harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
+	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s;" \
+	    "harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
 	echo "$r,$((t_end - t_round)),$over" >> "$rawdir/overhead.csv"
 done
 restore

@@ -44,11 +44,23 @@ static int flag_index(const struct sched_features *f, const char *name)
 	return -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *why;
 	bool was_on;
 	int idx, ret;
+
+	if (argc > 1) {
+		bool help = argc == 2 && (!strcmp(argv[1], "-h") ||
+					  !strcmp(argv[1], "--help"));
+
+		fprintf(help ? stdout : stderr,
+			"usage: %s [-h|--help]\n"
+			"Checks %s: listing, flipping %s off and back,\n"
+			"refusing an unknown name; restores every flag at exit.\n",
+			argv[0], SCHED_FEATURES_PATH, FLIP_FEATURE);
+		return help ? 0 : KSFT_FAIL;
+	}
 
 	ksft_print_header();
 	why = sched_features_unusable();

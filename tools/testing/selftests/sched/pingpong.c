@@ -65,6 +65,24 @@ void pp_child_reset(void)
 	signal(SIGQUIT, SIG_DFL);
 }
 
+/*
+ * A parent that died before the child set PR_SET_PDEATHSIG sends it no
+ * signal: such a child leaves at once instead of running on, orphaned.
+ */
+pid_t pp_fork(void)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		pp_child_reset();
+		if (getppid() != parent)
+			_exit(1);
+	}
+	return pid;
+}
+
 int pp_xfer(int fd, bool out)
 {
 	char c = 'x';
@@ -95,6 +113,7 @@ static int place_self(int start, bool pin, const cpu_set_t *pinned)
 /* Only interrupts waitpid(): the EINTR is the timeout. */
 static void on_alarm(int sig)
 {
+	(void)sig;
 }
 
 /* Wait until @pid is blocked: state S or D in /proc/<pid>/stat. */
@@ -122,6 +141,18 @@ int pp_wait_asleep(pid_t pid)
 	return -1;
 }
 
+/* On a failed setup: close @a and @b (if open), return -errno. */
+static int close_fail(int a, int b)
+{
+	int err = errno;
+
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
+	return -err;
+}
+
 /* Two connected endpoints: a for A, b for B (each duplex). */
 static int make_tcp(int a[2], int b[2])
 {
@@ -137,10 +168,10 @@ static int make_tcp(int a[2], int b[2])
 	    listen(l, 1) ||
 	    getsockname(l, (struct sockaddr *)&addr, &len) ||
 	    connect(c, (struct sockaddr *)&addr, sizeof(addr)))
-		return -errno;
+		return close_fail(l, c);
 	s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
 	if (s < 0)
-		return -errno;
+		return close_fail(l, c);
 	close(l);
 	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -165,12 +196,12 @@ static int make_udp(int a[2], int b[2])
 	    bind(sa, (struct sockaddr *)&aa, sizeof(aa)) ||
 	    bind(sb, (struct sockaddr *)&ba, sizeof(ba)) ||
 	    getsockname(sa, (struct sockaddr *)&aa, &len))
-		return -errno;
+		return close_fail(sa, sb);
 	len = sizeof(ba);
 	if (getsockname(sb, (struct sockaddr *)&ba, &len) ||
 	    connect(sa, (struct sockaddr *)&ba, sizeof(ba)) ||
 	    connect(sb, (struct sockaddr *)&aa, sizeof(aa)))
-		return -errno;
+		return close_fail(sa, sb);
 	a[0] = sa;
 	a[1] = sa;
 	b[0] = sb;
@@ -183,8 +214,10 @@ static int make_pipes(int a[2], int b[2])
 {
 	int ab[2], ba[2];
 
-	if (pipe2(ab, O_CLOEXEC) || pipe2(ba, O_CLOEXEC))
+	if (pipe2(ab, O_CLOEXEC))
 		return -errno;
+	if (pipe2(ba, O_CLOEXEC))
+		return close_fail(ab[0], ab[1]);
 	a[0] = ba[0];
 	a[1] = ab[1];
 	b[0] = ab[0];
@@ -274,15 +307,31 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	return 0;
 }
 
+/* Kill and reap the load processes still running (> 0). */
+static void kill_reap(pid_t *pa, pid_t *pb)
+{
+	pid_t *p[] = { pa, pb };
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (*p[i] > 0)
+			kill(*p[i], SIGKILL);
+	for (i = 0; i < 2; i++) {
+		while (*p[i] > 0 && waitpid(*p[i], NULL, 0) < 0 && errno == EINTR)
+			;
+		*p[i] = -1;
+	}
+}
+
 int pp_run(const struct pp_opts *o, struct pp_result *r)
 {
-	int a[2] = { -1, -1 }, b[2] = { -1, -1 }, st, i, ret = 0;
+	int a[2] = { -1, -1 }, b[2] = { -1, -1 }, st, ret = 0;
 	int timeout = o->timeout_s ? o->timeout_s : 600;
 	size_t size = sizeof(struct pp_shared) +
 		      o->rounds * sizeof(struct pp_sample);
 	struct sigaction old_sa;
 	struct pp_shared *sh;
-	pid_t pa, pb;
+	pid_t pa = -1, pb;
 
 	memset(r, 0, sizeof(*r));
 	sh = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -293,43 +342,54 @@ int pp_run(const struct pp_opts *o, struct pp_result *r)
 	if (ret)
 		goto out;
 
-	fflush(NULL);
-	pb = fork();
+	/*
+	 * Any failure from here kills and reaps what was started, and only
+	 * that: the caller's other children (spinners) are not ours to wait
+	 * for.
+	 */
+	pb = pp_fork();
 	if (pb == 0)
 		_exit(run_wakee(o, sh, b));
+	if (pb < 0)
+		ret = -errno;
 	sh->wakee = pb;
-	pa = pb < 0 ? -1 : fork();
-	if (pa == 0)
-		_exit(run_waker(o, sh, a));
+	if (pb > 0) {
+		pa = pp_fork();
+		if (pa == 0)
+			_exit(run_waker(o, sh, a));
+		if (pa < 0)
+			ret = -errno;
+	}
 	pp_close(a, b);
-	if (pa < 0 || pb < 0) {
-		ret = -EAGAIN;
-		if (pb > 0)
-			kill(pb, SIGKILL);
-		waitpid(pb, NULL, 0);
+	if (ret) {
+		kill_reap(&pa, &pb);
 		goto out;
 	}
 
 	/*
 	 * Reap both, blocking (a polling parent would itself be a wakeup
-	 * source on the CPUs under test); SIGALRM bounds the wait.
+	 * source on the CPUs under test); SIGALRM bounds the wait.  A side
+	 * that fails leaves the other waiting for ever: kill it.
 	 */
 	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = on_alarm }, &old_sa);
 	alarm(timeout);
-	for (i = 0; i < 2;) {
+	while (pa > 0 || pb > 0) {
 		pid_t pid = waitpid(-1, &st, 0);
 
-		if (pid == pa || pid == pb) {
-			if (!WIFEXITED(st) || WEXITSTATUS(st))
-				ret = ret ? ret : -EPROTO;
-			i++;
-		} else if (pid < 0 && errno == EINTR) {
-			kill(pa, SIGKILL);
-			kill(pb, SIGKILL);
-			ret = -ETIMEDOUT;
-		} else if (pid < 0 && errno != EINTR) {
-			ret = -errno;
+		if (pid < 0) {
+			ret = errno == EINTR ? -ETIMEDOUT : -errno;
+			kill_reap(&pa, &pb);
 			break;
+		}
+		if (pid != pa && pid != pb)
+			continue;	/* one of the caller's, exited */
+		if (pid == pa)
+			pa = -1;
+		else
+			pb = -1;
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			ret = -EPROTO;
+			kill_reap(&pa, &pb);
 		}
 	}
 	alarm(0);
@@ -350,21 +410,28 @@ out:
 	return ret;
 }
 
-void pp_spinners_stop(void)
+/* Kill and reap the spinners from index @first on. */
+static void spinners_stop_from(int first)
 {
 	int i;
 
-	for (i = 0; i < nr_spinners; i++)
+	for (i = first; i < nr_spinners; i++)
 		kill(spinners[i], SIGKILL);
-	for (i = 0; i < nr_spinners; i++)
-		waitpid(spinners[i], NULL, 0);
-	nr_spinners = 0;
+	for (i = first; i < nr_spinners; i++)
+		while (waitpid(spinners[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	nr_spinners = first;
+}
+
+void pp_spinners_stop(void)
+{
+	spinners_stop_from(0);
 }
 
 int pp_spinners_start(const cpu_set_t *cpus)
 {
 	static bool registered;
-	int cpu, started = 0;
+	int cpu, first = nr_spinners, ret;
 
 	if (!registered) {
 		atexit(pp_spinners_stop);
@@ -376,23 +443,28 @@ int pp_spinners_start(const cpu_set_t *cpus)
 
 		if (!CPU_ISSET(cpu, cpus))
 			continue;
-		if (nr_spinners == MAX_SPINNERS)
-			return -E2BIG;
+		if (nr_spinners == MAX_SPINNERS) {
+			ret = -E2BIG;
+			goto fail;
+		}
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
-		fflush(NULL);
-		pid = fork();
-		if (pid < 0)
-			return -errno;
+		pid = pp_fork();
+		if (pid < 0) {
+			ret = -errno;
+			goto fail;
+		}
 		if (pid == 0) {
-			pp_child_reset();
 			if (sched_setaffinity(0, sizeof(one), &one))
 				_exit(1);
 			for (;;)
 				;
 		}
 		spinners[nr_spinners++] = pid;
-		started++;
 	}
-	return started;
+	return nr_spinners - first;
+fail:
+	/* All or nothing: stop the ones this call started. */
+	spinners_stop_from(first);
+	return ret;
 }

@@ -62,7 +62,7 @@ struct pp_result {
 const char *pp_load_name(enum pp_load load);
 
 /*
- * The two endpoints of : A reads a[0] and writes a[1], B likewise b
+ * The two endpoints of @load: A reads a[0] and writes a[1], B likewise b
  * (for sockets both are the same duplex socket).  The TCP pair has
  * TCP_NODELAY set; both socket pairs also carry streams.  0 or -errno.
  * pp_close() closes them.
@@ -70,7 +70,7 @@ const char *pp_load_name(enum pp_load load);
 int pp_connect(enum pp_load load, int a[2], int b[2]);
 void pp_close(int a[2], int b[2]);
 
-/* Send () or receive one byte on , retrying on EINTR.  0 or -1. */
+/* Send (@out) or receive one byte on @fd, retrying on EINTR.  0 or -1. */
 int pp_xfer(int fd, bool out);
 
 /*
@@ -79,19 +79,30 @@ int pp_xfer(int fd, bool out);
  */
 void pp_child_reset(void);
 
-/* Fork A and B, run the load, collect samples.  0 or -errno. */
+/*
+ * fork() for load processes: flushes stdio first; the child has run
+ * pp_child_reset() and exits at once if its parent is already gone.
+ */
+pid_t pp_fork(void);
+
+/*
+ * Fork A and B, run the load, collect samples.  0 or -errno; on any
+ * failure, whatever it started is killed and reaped (never the caller's
+ * other children).
+ */
 int pp_run(const struct pp_opts *o, struct pp_result *r);
 
 /*
- * Wait until task  (a thread id works too) is blocked: state S or D
+ * Wait until task @pid (a thread id works too) is blocked: state S or D
  * in /proc/<pid>/stat.  0, or -1 when it does not happen.
  */
 int pp_wait_asleep(pid_t pid);
 
 /*
  * Spinners: busy loops pinned one per CPU of @cpus, for making CPUs busy.
- * Returns the number started, or -errno.  pp_spinners_stop() kills them;
- * it also runs at exit.
+ * Returns the number started, or -errno with none of this call's left
+ * running.  pp_spinners_stop() kills and reaps them all; it also runs at
+ * exit.
  */
 int pp_spinners_start(const cpu_set_t *cpus);
 void pp_spinners_stop(void);

@@ -4,7 +4,9 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,23 @@
 
 #define DOMAINS_DIR	"/sys/kernel/debug/sched/domains"
 #define VERBOSE_FILE	"/sys/kernel/debug/sched/verbose"
+#define CPU_DIR		"/sys/devices/system/cpu"
+#define NODE_DIR	"/sys/devices/system/node"
+
+/* Record why level @bit (SCHED_TOPO_*) is unknown; the first reason stays. */
+static void set_unknown(struct sched_topo *t, unsigned int bit,
+			const char *fmt, ...)
+{
+	int i = __builtin_ctz(bit);
+	va_list ap;
+
+	if (!(t->known & bit))
+		return;
+	t->known &= ~bit;
+	va_start(ap, fmt);
+	vsnprintf(t->unknown[i], sizeof(t->unknown[i]), fmt, ap);
+	va_end(ap);
+}
 
 /* Parse a "%*pb" bitmap ("000000ff" or "ff,00000000") into @set. */
 static int parse_mask(const char *s, cpu_set_t *set)
@@ -55,19 +74,25 @@ static int read_line(const char *path, char *buf, int len)
 	return 0;
 }
 
+/*
+ * Version 17 (6.15+) puts the domain's name before its span:
+ * "domain0 SMT 00000003 ...", version 16 "domain0 00000003 ...".
+ */
 static int read_schedstat(struct sched_topo *t)
 {
 	char line[4096];
-	int cpu = -1;
+	int cpu = -1, version = 0;
 	FILE *f;
 
 	f = fopen("/proc/schedstat", "re");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char mask[1024];
+		char mask[1024], name[16];
 		int lvl;
 
+		if (sscanf(line, "version %d", &version) == 1)
+			continue;
 		if (sscanf(line, "cpu%d ", &cpu) == 1) {
 			if (cpu < 0 || cpu >= SCHED_TOPO_MAX_CPUS)
 				goto e2big;
@@ -77,12 +102,21 @@ static int read_schedstat(struct sched_topo *t)
 				t->max_cpu = cpu;
 			continue;
 		}
-		if (sscanf(line, "domain%d %1023s", &lvl, mask) != 2 || cpu < 0)
+		if (version >= 17) {
+			if (sscanf(line, "domain%d %15s %1023s", &lvl, name, mask) != 3)
+				continue;
+		} else if (sscanf(line, "domain%d %1023s", &lvl, mask) != 2) {
 			continue;
-		if (lvl >= SCHED_TOPO_MAX_LEVELS)
+		}
+		if (cpu < 0)
+			continue;
+		if (lvl < 0 || lvl >= SCHED_TOPO_MAX_LEVELS)
 			goto e2big;
 		if (parse_mask(mask, &t->dom[cpu][lvl].span))
 			goto e2big;
+		if (version >= 17)
+			snprintf(t->dom[cpu][lvl].name,
+				 sizeof(t->dom[cpu][lvl].name), "%s", name);
 		if (lvl + 1 > t->nr_levels[cpu])
 			t->nr_levels[cpu] = lvl + 1;
 	}
@@ -155,37 +189,127 @@ read:
 	return ret;
 }
 
+int sched_topo_parse_cpulist(const char *s, cpu_set_t *set)
+{
+	const char *p = s;
+
+	CPU_ZERO(set);
+	while (*p && *p != '\n') {
+		char *end;
+		long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		a = strtol(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -EINVAL;
+			b = strtol(end + 1, &end, 10);
+		}
+		if (b < a)
+			return -EINVAL;
+		if (b >= SCHED_TOPO_MAX_CPUS)
+			return -E2BIG;
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		if (*end == ',')
+			end++;
+		else if (*end && *end != '\n')
+			return -EINVAL;
+		p = end;
+	}
+	return 0;
+}
+
+static int first_cpu(const cpu_set_t *set)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < SCHED_TOPO_MAX_CPUS; cpu++)
+		if (CPU_ISSET(cpu, set))
+			return cpu;
+	return -1;
+}
+
+/* A cpulist file: 0, or -errno (-ENOENT: no such file). */
+static int read_cpulist(const char *path, cpu_set_t *set)
+{
+	char buf[4096];
+	int ret = read_line(path, buf, sizeof(buf));
+
+	return ret ? ret : sched_topo_parse_cpulist(buf, set);
+}
+
+/*
+ * NUMA nodes: NODE_DIR/nodeN/cpulist.  Without NODE_DIR (CONFIG_NUMA off)
+ * the kernel has one node.
+ */
 static void read_nodes(struct sched_topo *t)
 {
-	char path[128];
-	int cpu, n, seen[SCHED_TOPO_MAX_CPUS] = { 0 };
+	char path[300];
+	cpu_set_t set, placed, seen;	/* seen: node numbers */
+	struct dirent *e;
+	int cpu, n;
+	DIR *d;
 
-	t->nr_nodes = 0;
-	for (cpu = 0; cpu <= t->max_cpu; cpu++) {
+	CPU_ZERO(&placed);
+	CPU_ZERO(&seen);
+	t->nr_nodes = 1;
+	for (cpu = 0; cpu <= t->max_cpu; cpu++)
 		t->node[cpu] = 0;
-		if (!CPU_ISSET(cpu, &t->online))
+	d = opendir(NODE_DIR);
+	if (!d)
+		return;		/* one node */
+	t->nr_nodes = 0;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "node%d", &n) != 1 || n < 0 ||
+		    n >= CPU_SETSIZE)
 			continue;
-		for (n = 0; n < SCHED_TOPO_MAX_CPUS; n++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu%d/node%d", cpu, n);
-			if (access(path, F_OK) == 0) {
-				t->node[cpu] = n;
-				break;
+		snprintf(path, sizeof(path), NODE_DIR "/%s/cpulist", e->d_name);
+		if (read_cpulist(path, &set)) {
+			set_unknown(t, SCHED_TOPO_NODES, "cannot read %s", path);
+			continue;
+		}
+		CPU_AND(&set, &set, &t->online);
+		for (cpu = 0; cpu <= t->max_cpu; cpu++) {
+			if (!CPU_ISSET(cpu, &set))
+				continue;
+			t->node[cpu] = n;
+			CPU_SET(cpu, &placed);
+			if (!CPU_ISSET(n, &seen)) {
+				CPU_SET(n, &seen);
+				t->nr_nodes++;
 			}
 		}
-		if (!seen[t->node[cpu]]++)
-			t->nr_nodes++;
+	}
+	closedir(d);
+	if (!CPU_EQUAL(&placed, &t->online)) {
+		CPU_XOR(&set, &placed, &t->online);
+		set_unknown(t, SCHED_TOPO_NODES, "no " NODE_DIR "/node*/cpulist has cpu%d",
+			    first_cpu(&set));
 	}
 }
 
-int sched_topo_read(struct sched_topo *t, const char **why)
+static void topo_init(struct sched_topo *t, const char *source)
+{
+	memset(t, 0, sizeof(*t));
+	t->source = source;
+	t->known = SCHED_TOPO_SMT | SCHED_TOPO_LLC | SCHED_TOPO_NODES;
+}
+
+int sched_topo_read_schedstat(struct sched_topo *t, const char **why)
 {
 	int cpu, lvl, ret;
 
-	memset(t, 0, sizeof(*t));
+	topo_init(t, "schedstat");
+	t->known |= SCHED_TOPO_DOMAINS;
 	ret = read_schedstat(t);
 	if (ret) {
-		*why = "cannot parse /proc/schedstat (CONFIG_SCHEDSTATS)";
+		snprintf(t->why, sizeof(t->why),
+			 "cannot parse /proc/schedstat (CONFIG_SCHEDSTATS): %s",
+			 strerror(-ret));
+		*why = t->why;
 		return ret;
 	}
 	ret = read_flags_verbose(t, why);
@@ -209,6 +333,150 @@ int sched_topo_read(struct sched_topo *t, const char **why)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The LLC of @cpu: the shared_cpu_list of its highest-level data or unified
+ * cache.  0, or -errno with the LLC marked unknown.
+ */
+static int sysfs_llc(struct sched_topo *t, int cpu, cpu_set_t *llc)
+{
+	char path[300], buf[64];
+	int idx, level, best = -1, best_idx = -1, ret;
+
+	for (idx = 0; idx < 64; idx++) {
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/level",
+			 cpu, idx);
+		if (read_line(path, buf, sizeof(buf)))
+			break;
+		level = atoi(buf);
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/type",
+			 cpu, idx);
+		if (read_line(path, buf, sizeof(buf)))
+			continue;
+		if (strcmp(buf, "Data") && strcmp(buf, "Unified"))
+			continue;
+		if (level > best) {
+			best = level;
+			best_idx = idx;
+		}
+	}
+	if (best_idx < 0 && !idx) {
+		set_unknown(t, SCHED_TOPO_LLC, "no " CPU_DIR
+			    "/cpu%d/cache/index0: the kernel exports no cache topology",
+			    cpu);
+		return -ENOENT;
+	}
+	if (best_idx < 0) {
+		set_unknown(t, SCHED_TOPO_LLC,
+			    "no data or unified cache among " CPU_DIR "/cpu%d/cache/index0-%d",
+			    cpu, idx - 1);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list",
+		 cpu, best_idx);
+	ret = read_cpulist(path, llc);
+	if (ret) {
+		set_unknown(t, SCHED_TOPO_LLC, "cannot read %s: %s", path,
+			    strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int sched_topo_read_sysfs(struct sched_topo *t, const char **why)
+{
+	char path[300];
+	cpu_set_t set;
+	int cpu, ret;
+
+	topo_init(t, "sysfs");
+	ret = read_cpulist(CPU_DIR "/online", &t->online);
+	if (ret || !CPU_COUNT(&t->online)) {
+		snprintf(t->why, sizeof(t->why), "cannot read %s: %s",
+			 CPU_DIR "/online", strerror(ret ? -ret : ENODATA));
+		*why = t->why;
+		return ret ? ret : -ENODATA;
+	}
+	t->nr_cpus = CPU_COUNT(&t->online);
+	for (cpu = 0; cpu < SCHED_TOPO_MAX_CPUS; cpu++)
+		if (CPU_ISSET(cpu, &t->online))
+			t->max_cpu = cpu;
+	read_nodes(t);
+
+	for (cpu = 0; cpu <= t->max_cpu; cpu++) {
+		if (!CPU_ISSET(cpu, &t->online))
+			continue;
+		CPU_ZERO(&t->smt[cpu]);
+		CPU_SET(cpu, &t->smt[cpu]);
+		snprintf(path, sizeof(path),
+			 CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+		ret = read_cpulist(path, &set);
+		if (ret) {
+			set_unknown(t, SCHED_TOPO_SMT, "cannot read %s: %s",
+				    path, strerror(-ret));
+		} else {
+			CPU_AND(&t->smt[cpu], &set, &t->online);
+			CPU_SET(cpu, &t->smt[cpu]);
+		}
+		t->llc[cpu] = t->smt[cpu];
+		if (!sysfs_llc(t, cpu, &set)) {
+			CPU_AND(&t->llc[cpu], &set, &t->online);
+			CPU_SET(cpu, &t->llc[cpu]);
+		}
+	}
+	/* A half-known level is unknown: fall back to the defaults for all. */
+	for (cpu = 0; cpu <= t->max_cpu; cpu++) {
+		if (!CPU_ISSET(cpu, &t->online))
+			continue;
+		if (!(t->known & SCHED_TOPO_SMT)) {
+			CPU_ZERO(&t->smt[cpu]);
+			CPU_SET(cpu, &t->smt[cpu]);
+		}
+		if (!(t->known & SCHED_TOPO_LLC))
+			t->llc[cpu] = t->smt[cpu];
+	}
+	return 0;
+}
+
+int sched_topo_read(struct sched_topo *t, const char **why)
+{
+	char not_schedstat[sizeof(t->not_schedstat)];
+	const char *why_ss = NULL, *why_fs = NULL;
+
+	if (!sched_topo_read_schedstat(t, &why_ss))
+		return 0;
+	snprintf(not_schedstat, sizeof(not_schedstat), "%s", why_ss);
+	if (sched_topo_read_sysfs(t, &why_fs)) {
+		snprintf(t->why, sizeof(t->why), "%s; and %s", not_schedstat,
+			 why_fs);
+		*why = t->why;
+		return -ENOENT;
+	}
+	memcpy(t->not_schedstat, not_schedstat, sizeof(not_schedstat));
+	return 0;
+}
+
+const char *sched_topo_unknown(const struct sched_topo *t, unsigned int need)
+{
+	static const char * const what[SCHED_TOPO_NR_KNOWN] = {
+		"SMT siblings", "LLC", "NUMA nodes", "sched domains",
+	};
+	static char buf[600];
+	unsigned int missing = need & ~t->known;
+	int i;
+
+	if (!missing)
+		return NULL;
+	i = __builtin_ctz(missing);
+	if (t->unknown[i][0])
+		snprintf(buf, sizeof(buf), "%s unknown: %s (topology from %s)",
+			 what[i], t->unknown[i], t->source);
+	else
+		snprintf(buf, sizeof(buf), "%s unknown (topology from %s%s%s)",
+			 what[i], t->source, t->not_schedstat[0] ? ": " : "",
+			 t->not_schedstat);
+	return buf;
 }
 
 int sched_topo_nr_llcs(const struct sched_topo *t)
@@ -266,7 +534,7 @@ const char *sched_topo_rel_name(enum sched_topo_rel rel)
 
 char *sched_topo_cpulist(const cpu_set_t *set, char *buf, int len)
 {
-	int cpu, start = -1, used = 0;
+	int cpu, start = -1, used = 0, n;
 
 	buf[0] = '\0';
 	for (cpu = 0; cpu <= SCHED_TOPO_MAX_CPUS; cpu++) {
@@ -276,12 +544,19 @@ char *sched_topo_cpulist(const cpu_set_t *set, char *buf, int len)
 			start = cpu;
 		if (in || start < 0)
 			continue;
-		if (used < len && start == cpu - 1)
-			used += snprintf(buf + used, len - used, "%s%d",
-					 used ? "," : "", start);
-		else if (used < len)
-			used += snprintf(buf + used, len - used, "%s%d-%d",
-					 used ? "," : "", start, cpu - 1);
+		if (start == cpu - 1)
+			n = snprintf(buf + used, len - used, "%s%d",
+				     used ? "," : "", start);
+		else
+			n = snprintf(buf + used, len - used, "%s%d-%d",
+				     used ? "," : "", start, cpu - 1);
+		if (n >= len - used) {
+			/* Truncated: say so. */
+			if (len >= 4)
+				memcpy(buf + len - 4, "...", 4);
+			break;
+		}
+		used += n;
 		start = -1;
 	}
 	return buf;

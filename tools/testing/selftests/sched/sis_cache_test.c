@@ -531,9 +531,9 @@ static void test_all_reserved(void)
 	}
 }
 
-static void print_help(const char *prog)
+static void print_help(FILE *f, const char *prog)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s [options]\n"
 		"  --rounds N          counted sleeper wakeups per arm (default %d)\n"
 		"  --warmup N          uncounted wakeups first (default %d)\n"
@@ -599,15 +599,18 @@ int main(int argc, char **argv)
 		case 'x':
 			ratio = atof(optarg);
 			break;
+		case 'h':
+			print_help(stdout, argv[0]);
+			return 0;
 		default:
-			print_help(argv[0]);
-			return c == 'h' ? 0 : KSFT_FAIL;
+			print_help(stderr, argv[0]);
+			return KSFT_FAIL;
 		}
 	}
 	if (rounds < 1 || warmup < 0 || long_rounds < 1 || sleep_us < 1 ||
 	    run_us < 0 || burst_us < 0 || long_sleep_us < 1 ||
-	    migration_cost < 1 || ratio <= 0) {
-		print_help(argv[0]);
+	    migration_cost < 1 || ratio <= 0 || optind < argc) {
+		print_help(stderr, argv[0]);
 		return KSFT_FAIL;
 	}
 
@@ -621,6 +624,9 @@ int main(int argc, char **argv)
 	if (sched_tunable_get(MIGRATION_COST, &old_cost))
 		ksft_exit_skip("no %s/%s\n", SCHED_DEBUGFS_DIR, MIGRATION_COST);
 	if (sched_topo_read(&topo, &why))
+		ksft_exit_skip("%s\n", why);
+	why = sched_topo_unknown(&topo, SCHED_TOPO_SMT | SCHED_TOPO_LLC);
+	if (why)
 		ksft_exit_skip("%s\n", why);
 	if (find_layout(&lay, false))
 		ksft_exit_skip("needs an LLC with 4 CPUs on 2 cores, P_k off H_k's core\n");
@@ -638,10 +644,11 @@ int main(int argc, char **argv)
 
 	kmsg = kmsg_open_end();
 	ksft_set_plan(4 + 3 + 1);
-	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); homes %d %d, stealer's targets %d %d\n",
+	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s)\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
-		       sched_topo_nr_llcs(&topo), lay.h[0], lay.h[1],
-		       lay.p[0], lay.p[1]);
+		       sched_topo_nr_llcs(&topo), topo.source);
+	ksft_print_msg("homes %d %d, stealer's targets %d %d\n",
+		       lay.h[0], lay.h[1], lay.p[0], lay.p[1]);
 	if (have_sib)
 		ksft_print_msg("SIS_SYNC_CORE arms: homes %d %d, targets (their siblings) %d %d\n",
 			       lay_sib.h[0], lay_sib.h[1], lay_sib.p[0], lay_sib.p[1]);

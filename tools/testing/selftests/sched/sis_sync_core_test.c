@@ -294,6 +294,7 @@ static int busy_prev_arms(struct pp_opts *o, const struct layout *l,
 		ret = pp_spinners_start(&l->spin);
 	if (ret < 0) {
 		ksft_test_result_error("%s: setup: %s\n", name, strerror(-ret));
+		pp_spinners_stop();
 		set_delay_dequeue(false);
 		return ret;
 	}
@@ -430,9 +431,9 @@ static void test_affinity(enum pp_load load)
 			 !d[2].outside, "%s\n", name);
 }
 
-static void print_help(const char *prog)
+static void print_help(FILE *f, const char *prog)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s [--rounds N] [--warmup N] [--reps N] [--threshold PCT]\n"
 		"  --rounds N       recorded round trips per run (default %d)\n"
 		"  --warmup N       unrecorded round trips first (default %d)\n"
@@ -469,13 +470,16 @@ int main(int argc, char **argv)
 		case 't':
 			threshold = atof(optarg);
 			break;
+		case 'h':
+			print_help(stdout, argv[0]);
+			return 0;
 		default:
-			print_help(argv[0]);
-			return c == 'h' ? 0 : KSFT_FAIL;
+			print_help(stderr, argv[0]);
+			return KSFT_FAIL;
 		}
 	}
-	if (rounds < 1 || warmup < 0 || reps < 1) {
-		print_help(argv[0]);
+	if (rounds < 1 || warmup < 0 || reps < 1 || optind < argc) {
+		print_help(stderr, argv[0]);
 		return KSFT_FAIL;
 	}
 
@@ -488,6 +492,9 @@ int main(int argc, char **argv)
 			       FEATURE, SCHED_FEATURES_PATH);
 	if (sched_topo_read(&topo, &why))
 		ksft_exit_skip("%s\n", why);
+	why = sched_topo_unknown(&topo, SCHED_TOPO_SMT | SCHED_TOPO_LLC);
+	if (why)
+		ksft_exit_skip("%s\n", why);
 	if (topo.nr_cpus < 4)
 		ksft_exit_skip("needs 4 CPUs, have %d\n", topo.nr_cpus);
 	if (sched_features_save())
@@ -499,9 +506,9 @@ int main(int argc, char **argv)
 	kmsg = kmsg_open_end();
 
 	ksft_set_plan(PP_NR_LOADS * 4 + 1);
-	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s); %d rounds x %d runs per arm\n",
+	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s); %d rounds x %d runs per arm\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
-		       sched_topo_nr_llcs(&topo), rounds, reps);
+		       sched_topo_nr_llcs(&topo), topo.source, rounds, reps);
 	for (load = 0; load < PP_NR_LOADS; load++) {
 		test_busy_prev(load, false);
 		test_busy_prev(load, true);

@@ -92,10 +92,9 @@ double stats_quantile(const double *sorted, int n, double q)
 	double h;
 	int j;
 
-	if (q < 0)
-		q = 0;
-	if (q > 1)
-		q = 1;
+	/* also false for a NaN q, which (int)floor() could not convert */
+	if (!(q >= 0 && q <= 1))
+		return NAN;
 	/* R's quantile(type = 7): interpolate at 0-based position (n - 1) q */
 	h = (n - 1) * q;
 	j = (int)floor(h);
@@ -168,6 +167,13 @@ int stats_mann_whitney(const double *x, int nx, const double *y, int ny,
 
 	if (nx < 1 || ny < 1)
 		return -EINVAL;
+	/* NaN would not even tie with itself below: the loop would not end */
+	for (i = 0; i < n; i++) {
+		if (!isfinite(i < nx ? x[i] : y[i - nx])) {
+			*out = (struct stats_mw){ NAN, NAN, false };
+			return -EINVAL;
+		}
+	}
 	o = malloc((size_t)n * sizeof(*o));
 	if (!o)
 		return -ENOMEM;

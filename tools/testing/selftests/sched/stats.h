@@ -34,9 +34,9 @@ double stats_sd(const double *x, int n);
 double stats_cv(const double *x, int n);
 
 /*
- * Quantile q (clamped to [0, 1]) of sorted[0..n-1], n >= 1, sorted
- * ascending: R's default type 7, linear interpolation between order
- * statistics.
+ * Quantile q of sorted[0..n-1], n >= 1, sorted ascending: R's default
+ * type 7, linear interpolation between order statistics.  NAN if q is NaN
+ * or outside [0, 1].
  */
 double stats_quantile(const double *sorted, int n, double q);
 
@@ -51,7 +51,9 @@ struct stats_mw {
  * Two-sided Mann-Whitney U test of x against y, as R's wilcox.test(x, y)
  * with its defaults: exact p-value when nx < 50, ny < 50 and there are no
  * ties, else the normal approximation with tie and continuity correction.
- * Returns 0, -EINVAL if nx < 1 or ny < 1, -ENOMEM if out of memory.
+ * Returns 0, -EINVAL if nx < 1 or ny < 1, or if a value is not finite
+ * (NaN or infinite: then out->w and out->p are NaN), -ENOMEM if out of
+ * memory.
  */
 int stats_mann_whitney(const double *x, int nx, const double *y, int ny,
 		       struct stats_mw *out);

@@ -1,22 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of stats.c against reference values computed by R 4.2.2.
+ * Unit test of stats.c against reference values computed by R 4.2.2, and
+ * command-line tests of abstat (installed next to this test).
  *
  * The comment above each reference value is the R command that printed
  * it (with options(digits = 17)); the data sets are the R assignments in
  * the comments above the arrays, to be run first.  Closed-form results
  * must agree to a relative 1e-9, the bootstrap to its Monte-Carlo error.
+ *
+ * Each test runs in a child process under alarm(), so that a hang or a
+ * crash fails that test instead of stopping the suite.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../kselftest.h"
 #include "stats.h"
 
 /* relative tolerance of closed-form results, 1e-9 */
 #define REL	(1 / 1e9)
+
+/* per test, s: a unit test, one that runs abstat (each run killed after) */
+#define TEST_TIMEOUT	10
+#define ABSTAT_TEST_TIMEOUT	60
+#define ABSTAT_TIMEOUT	10
 
 /*
  * perf bench sched pipe, us/op, baseline and patched: the ranges a tester
@@ -416,30 +432,724 @@ static bool test_edge_cases(void)
 	return ok;
 }
 
+static bool is_nan(const char *what, double got)
+{
+	if (isnan(got))
+		return true;
+	ksft_print_msg("%s: expected NaN, got %.17g\n", what, got);
+	return false;
+}
+
+static bool test_quantile_bad_q(void)
+{
+	static const double v[] = { 1, 2, 3 };
+	bool ok = true;
+
+	ok &= is_nan("quantile q NaN", stats_quantile(v, 3, NAN));
+	ok &= is_nan("quantile q -0.1", stats_quantile(v, 3, -0.1));
+	ok &= is_nan("quantile q 1.1", stats_quantile(v, 3, 1.1));
+	ok &= is_nan("quantile q -inf", stats_quantile(v, 3, -INFINITY));
+	/* the bounds themselves are fine */
+	ok &= near("quantile q 0", stats_quantile(v, 3, 0), 1, 0, false);
+	ok &= near("quantile q 1", stats_quantile(v, 3, 1), 3, 0, false);
+	return ok;
+}
+
+/* A value that is not finite: -EINVAL, W and p NaN. */
+static bool check_mw_non_finite(const char *what, const double *x, int nx,
+				const double *y, int ny)
+{
+	struct stats_mw mw = { .w = 0, .p = 0, .exact = true };
+	bool ok;
+
+	ok = same_int(what, stats_mann_whitney(x, nx, y, ny, &mw), -EINVAL);
+	ok &= is_nan(what, mw.w);
+	ok &= is_nan(what, mw.p);
+	ok &= same_int(what, mw.exact, false);
+	return ok;
+}
+
+/* NaN never equals itself: the tie loop must still end. */
+static bool test_mw_nan(void)
+{
+	static const double x[] = { 1, NAN, 3 }, y[] = { 2, 4 };
+	bool ok = true;
+
+	ok &= check_mw_non_finite("MW NaN in x", x, 3, y, 2);
+	ok &= check_mw_non_finite("MW NaN in y", y, 2, x, 3);
+	return ok;
+}
+
+static bool test_mw_inf(void)
+{
+	static const double x[] = { 1, INFINITY, 3 }, y[] = { 2, -INFINITY };
+	static const double f[] = { 2, 4 };
+	bool ok = true;
+
+	ok &= check_mw_non_finite("MW inf in x", x, 3, f, 2);
+	ok &= check_mw_non_finite("MW -inf in y", f, 2, y, 2);
+	return ok;
+}
+
+/* abstat next to stats_test, or why it is not there */
+static char abstat[PATH_MAX + 16], abstat_missing[PATH_MAX + 64];
+
+struct run {
+	int status;		/* exit status, -1 if killed by a signal */
+	char out[16384];	/* stdout */
+	char err[4096];		/* stderr */
+};
+
+static void find_abstat(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n < 0) {
+		snprintf(abstat_missing, sizeof(abstat_missing),
+			 "readlink /proc/self/exe: %s", strerror(errno));
+		return;
+	}
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(abstat, sizeof(abstat), "%s/abstat", self);
+	if (access(abstat, X_OK)) {
+		snprintf(abstat_missing, sizeof(abstat_missing),
+			 "no abstat next to stats_test (%s: %s)", abstat,
+			 strerror(errno));
+		abstat[0] = '\0';
+	}
+}
+
+/* A new temporary file in $TMPDIR or /tmp, its name in path: fd or -1. */
+static int tmp_file(char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, size, "%s/stats_test.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		ksft_print_msg("mkstemp %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+static bool write_all(int fd, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n <= 0) {
+			ksft_perror("write");
+			return false;
+		}
+		s += n;
+		len -= n;
+	}
+	return true;
+}
+
+/* What fd holds, from its start, into buf, NUL-terminated. */
+static void slurp(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n = 1;
+
+	lseek(fd, 0, SEEK_SET);
+	while (len < size - 1 && n > 0) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n > 0)
+			len += n;
+	}
+	buf[len] = '\0';
+}
+
+/*
+ * Runs abstat with the NULL-terminated args, its stdout and stderr into r,
+ * killed after ABSTAT_TIMEOUT s.  False if it could not be run.
+ */
+static bool run_abstat(struct run *r, const char *const *args)
+{
+	char out_path[PATH_MAX], err_path[PATH_MAX];
+	const char *argv[16] = { abstat };
+	int out, err, i, status = 0, ms;
+	bool ok = false;
+	pid_t pid, w;
+
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	out = tmp_file(out_path, sizeof(out_path));
+	err = tmp_file(err_path, sizeof(err_path));
+	if (out < 0 || err < 0)
+		goto close;
+	unlink(out_path);
+	unlink(err_path);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		ksft_perror("fork");
+		goto close;
+	}
+	if (!pid) {
+		dup2(out, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+		execv(abstat, (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", abstat, strerror(errno));
+		_exit(127);
+	}
+	for (ms = 0; !(w = waitpid(pid, &status, WNOHANG)); ms += 10) {
+		if (ms >= ABSTAT_TIMEOUT * 1000) {
+			ksft_print_msg("abstat still running after %d s: killed\n",
+				       ABSTAT_TIMEOUT);
+			kill(pid, SIGKILL);
+			w = waitpid(pid, &status, 0);
+			break;
+		}
+		usleep(10000);
+	}
+	if (w < 0) {
+		ksft_perror("waitpid");
+		goto close;
+	}
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+	ok = true;
+close:
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	return ok;
+}
+
+/* Prints buf line by line as TAP diagnostics. */
+static void dump(const char *name, const char *buf)
+{
+	const char *nl;
+
+	if (!*buf)
+		ksft_print_msg("%s: (empty)\n", name);
+	for (; *buf; buf = *nl ? nl + 1 : nl) {
+		nl = strchrnul(buf, '\n');
+		ksft_print_msg("%s: %.*s\n", name, (int)(nl - buf), buf);
+	}
+}
+
+static bool has(const char *what, const char *buf, const char *want)
+{
+	if (strstr(buf, want))
+		return true;
+	ksft_print_msg("%s: no \"%s\"\n", what, want);
+	return false;
+}
+
+static bool lacks(const char *what, const char *buf, const char *unwanted)
+{
+	if (!strstr(buf, unwanted))
+		return true;
+	ksft_print_msg("%s: unexpected \"%s\"\n", what, unwanted);
+	return false;
+}
+
+/*
+ * Runs abstat -b base -o base,X on a temporary file holding csv, its name
+ * into path[PATH_MAX], and with -j into json[0..json_size - 1] if json.
+ * False if it could not be run.
+ */
+static bool abstat_on(const char *csv, char *path, struct run *r, char *json,
+		      size_t json_size)
+{
+	static const char * const fixed[] = { "-b", "base", "-o", "base,X",
+					      "-s", "1", "-B", "1000" };
+	const char *args[ARRAY_SIZE(fixed) + 4];
+	char json_path[PATH_MAX];
+	int fd, jfd = -1;
+	size_t n;
+	bool ok;
+
+	for (n = 0; n < ARRAY_SIZE(fixed); n++)
+		args[n] = fixed[n];
+	fd = tmp_file(path, PATH_MAX);
+	if (fd < 0)
+		return false;
+	if (json) {
+		jfd = tmp_file(json_path, sizeof(json_path));
+		args[n++] = "-j";
+		args[n++] = json_path;
+	}
+	args[n++] = path;
+	args[n] = NULL;
+	ok = (!json || jfd >= 0) && write_all(fd, csv) && run_abstat(r, args);
+	if (ok && json)
+		slurp(jfd, json, json_size);
+	close(fd);
+	unlink(path);
+	if (jfd >= 0) {
+		close(jfd);
+		unlink(json_path);
+	}
+	return ok;
+}
+
+/*
+ * abstat on csv, whose line `line` is bad: exit status 1, an error on
+ * stderr that names the file and line ("abstat: FILE:LINE: "), and no
+ * table on stdout.
+ */
+static bool abstat_rejects(const char *what, const char *csv, int line)
+{
+	char path[PATH_MAX], want[PATH_MAX + 32], msg[128];
+	static struct run r;
+	bool ok;
+
+	if (!abstat_on(csv, path, &r, NULL, 0))
+		return false;
+	snprintf(want, sizeof(want), "abstat: %s:%d: ", path, line);
+	snprintf(msg, sizeof(msg), "%s: exit status", what);
+	ok = same_int(msg, r.status, 1);
+	snprintf(msg, sizeof(msg), "%s: stderr", what);
+	ok &= has(msg, r.err, want);
+	if (r.out[0]) {
+		ksft_print_msg("%s: printed a table\n", what);
+		ok = false;
+	}
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	return ok;
+}
+
+/*
+ * abstat on csv (with -j if json): exit status 0, nothing on stderr, and
+ * the table's heading on stdout.
+ */
+static bool abstat_accepts(const char *what, const char *csv, struct run *r,
+			   char *json, size_t json_size)
+{
+	char path[PATH_MAX], msg[128];
+	bool ok;
+
+	if (!abstat_on(csv, path, r, json, json_size))
+		return false;
+	snprintf(msg, sizeof(msg), "%s: exit status", what);
+	ok = same_int(msg, r->status, 0);
+	if (r->err[0]) {
+		ksft_print_msg("%s: wrote to stderr\n", what);
+		ok = false;
+	}
+	snprintf(msg, sizeof(msg), "%s: stdout", what);
+	ok &= has(msg, r->out, "workload             arm");
+	return ok;
+}
+
+/* ab.sh's samples.csv header; bench.sh puts a boot column in front */
+#define HDR	"round,warmup,order,arm,workload,direction,value,seconds," \
+		"migrations,ttwu_count,ttwu_local," \
+		"domain_wake_remote_move_affine,perf_task_clock_ms," \
+		"perf_ctx_switches,perf_cpu_migrations"
+/*
+ * A row of workload pipe: migrations 5, ttwu 100 (40 local), two domain
+ * levels, perf stat 200 context switches and 7 CPU migrations; x is
+ * appended (extra fields).
+ */
+#define ROWX(round, warm, arm, value, x)				\
+	round "," warm ",1," arm ",pipe,lower," value ",2000,5,100,40,"	\
+	"10;5;3;1,1500,200,7" x "\n"
+#define ROW(round, warm, arm, value)	ROWX(round, warm, arm, value, "")
+/* lines 1-5: base 10 9.5, X 20 19 (line 6 follows) */
+#define GOOD	HDR "\n"						\
+		ROW("1", "0", "base", "10") ROW("1", "0", "X", "20")	\
+		ROW("2", "0", "base", "9.5") ROW("2", "0", "X", "19")
+#define BOOT1(row)	"1," row
+/* the same with a boot column */
+#define BGOOD	"boot," HDR "\n"					\
+		BOOT1(ROW("1", "0", "base", "10"))			\
+		BOOT1(ROW("1", "0", "X", "20"))				\
+		BOOT1(ROW("2", "0", "base", "9.5"))			\
+		BOOT1(ROW("2", "0", "X", "19"))
+#define LAST	ROW("3", "0", "X", "21")
+/* round 3 of base to the domain field, and without perf_cpu_migrations */
+#define HEAD3	"3,0,1,base,pipe,lower,10.5,2000,5,100,40,"
+#define SHORT3	HEAD3 "10;5;3;1,1500,200\n"
+
+static bool test_abstat_nan(void)
+{
+	bool ok;
+
+	/* in an arm compared with the base, it reaches Mann-Whitney */
+	ok = abstat_rejects("nan value of X", GOOD ROW("3", "0", "base", "10.5")
+			    ROW("3", "0", "X", "nan"), 7);
+	ok &= abstat_rejects("nan value of base",
+			     GOOD ROW("3", "0", "base", "nan") LAST, 6);
+	return ok;
+}
+
+static bool test_abstat_inf(void)
+{
+	bool ok;
+
+	ok = abstat_rejects("inf value",
+			    GOOD ROW("3", "0", "base", "inf") LAST, 6);
+	ok &= abstat_rejects("-inf value",
+			     GOOD ROW("3", "0", "base", "-inf") LAST, 6);
+	return ok;
+}
+
+static bool test_abstat_not_a_number(void)
+{
+	bool ok;
+
+	ok = abstat_rejects("value fast",
+			    GOOD ROW("3", "0", "base", "fast") LAST, 6);
+	ok &= abstat_rejects("value 10x",
+			     GOOD ROW("3", "0", "base", "10x") LAST, 6);
+	ok &= abstat_rejects("empty value",
+			     GOOD ROW("3", "0", "base", "") LAST, 6);
+	ok &= abstat_rejects("warm-up yes",
+			     GOOD ROW("3", "yes", "base", "10") LAST, 6);
+	ok &= abstat_rejects("perf_cpu_migrations nan",
+			     GOOD ROWX("3", "0", "base", "10", "nan") LAST, 6);
+	return ok;
+}
+
+static bool test_abstat_extra_field(void)
+{
+	bool ok;
+
+	ok = abstat_rejects("extra field",
+			    GOOD ROWX("3", "0", "base", "10.5", ",99") LAST, 6);
+	/* 16 header columns: the 17th field was glued into the 16th */
+	ok &= abstat_rejects("extra field, boot column",
+			     BGOOD BOOT1(ROWX("3", "0", "base", "10.5", ",99"))
+			     BOOT1(LAST), 6);
+	return ok;
+}
+
+static bool test_abstat_missing_field(void)
+{
+	bool ok;
+
+	ok = abstat_rejects("missing field", GOOD SHORT3 LAST, 6);
+	ok &= abstat_rejects("missing field, boot column",
+			     BGOOD BOOT1(SHORT3) BOOT1(LAST), 6);
+	return ok;
+}
+
+static bool test_abstat_long_line(void)
+{
+	static char csv[8192], domain[5001];
+	int i;
+
+	/* a domain field of 5000 characters, 1;1;...;1 */
+	for (i = 0; i < 5000; i++)
+		domain[i] = i % 2 ? ';' : '1';
+	domain[4999] = '1';
+	snprintf(csv, sizeof(csv), "%s%s%s,1500,200,7\n%s", GOOD, HEAD3, domain,
+		 LAST);
+	return abstat_rejects("line of 5000 characters", csv, 6);
+}
+
+static bool test_abstat_wide_header(void)
+{
+	static char csv[16384];
+	char *p = csv, *end = csv + sizeof(csv);
+	int i, r;
+
+	/* 15 + 100 columns, in the header and every row */
+	p += snprintf(p, end - p, "%s", HDR);
+	for (i = 0; i < 100; i++)
+		p += snprintf(p, end - p, ",extra%d", i);
+	for (r = 0; r < 6; r++) {
+		p += snprintf(p, end - p, "\n%d,0,1,%s,pipe,lower,%d,", r / 2 + 1,
+			      r % 2 ? "X" : "base", r % 2 ? 20 + r : 10 + r);
+		p += snprintf(p, end - p, "2000,5,100,40,10;5;3;1,1500,200,7");
+		for (i = 0; i < 100; i++)
+			p += snprintf(p, end - p, ",0");
+	}
+	snprintf(p, end - p, "\n");
+	return abstat_rejects("header of 115 columns", csv, 1);
+}
+
+static bool test_abstat_valid(void)
+{
+	static struct run r;
+	bool ok;
+
+	/* warm-up values 1000 and 1 must not count: medians 10 and 20 */
+	ok = abstat_accepts("valid", GOOD ROW("3", "0", "base", "10.5") LAST
+			    ROW("0", "1", "base", "1000")
+			    ROW("0", "1", "X", "1"), &r, NULL, 0);
+	ok &= has("valid: stdout", r.out, "(base)");
+	ok &= has("valid: stdout", r.out, " +100.00% ");
+	ok &= lacks("valid: stdout", r.out, "between-boot");
+	ok &= lacks("valid: stdout", r.out, "counters taken");
+	ok &= lacks("valid: stdout", r.out, "counters:");
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	return ok;
+}
+
+/* The line print_evidence() prints for workload pipe and the given arm. */
+static void evidence_line(char *buf, size_t size, const char *arm)
+{
+	snprintf(buf, size, "%-20s %-24s %-7s %10.0f %10.0f %9.0f %7.1f%% ",
+		 "pipe", arm, "window", 5.0, 200.0, 7.0, 40.0);
+}
+
+static bool test_abstat_counters(void)
+{
+	static struct run r;
+	char want[128];
+	bool ok;
+
+	/* 17 columns: boot, ab.sh's 15, counters; a single boot */
+	ok = abstat_accepts("counters window", "boot," HDR ",counters\n"
+			    BOOT1(ROWX("1", "0", "base", "10", ",window"))
+			    BOOT1(ROWX("1", "0", "X", "20", ",window"))
+			    BOOT1(ROWX("2", "0", "base", "11", ",window"))
+			    BOOT1(ROWX("2", "0", "X", "21", ",window")),
+			    &r, NULL, 0);
+	ok &= has("counters window: stdout", r.out,
+		  "counters taken around the measured window");
+	evidence_line(want, sizeof(want), "base");
+	ok &= has("counters window: stdout", r.out, want);
+	evidence_line(want, sizeof(want), "X");
+	ok &= has("counters window: stdout", r.out, want);
+	ok &= lacks("counters window: stdout", r.out, "between-boot");
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	if (!ok)
+		return false;
+
+	ok = abstat_accepts("counters command", HDR ",counters\n"
+			    ROWX("1", "0", "base", "10", ",command")
+			    ROWX("1", "0", "X", "20", ",command")
+			    ROWX("0", "1", "X", "20", ",window"),
+			    &r, NULL, 0);
+	ok &= has("counters command: stdout", r.out,
+		  "counters taken around the whole command");
+
+	ok &= abstat_accepts("counters mixed", HDR ",counters\n"
+			     ROWX("1", "0", "base", "10", ",window")
+			     ROWX("1", "0", "X", "20", ",command"),
+			     &r, NULL, 0);
+	ok &= has("counters mixed: stdout", r.out, "counters taken around (per row)");
+	ok &= abstat_rejects("counters other", HDR ",counters\n"
+			     ROWX("1", "0", "base", "10", ",window")
+			     ROWX("1", "0", "X", "20", ",always"), 3);
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	return ok;
+}
+
+static bool test_abstat_boot_spread(void)
+{
+	static const char line[] = "\n%-20s %-24s boots: %s  spread %s%%\n";
+	static struct run r;
+	static char json[16384];
+	char want[128];
+	bool ok;
+
+	/*
+	 * Medians of boot 1 and 2: base 10 and 12.5 (spread 25%), X 20 and
+	 * 22 (10%); with its warm-up row, boot 1's base median would be 10.5.
+	 */
+	ok = abstat_accepts("boot spread", "boot," HDR "\n"
+			    BOOT1(ROW("0", "1", "base", "1000"))
+			    BOOT1(ROW("1", "0", "base", "9"))
+			    BOOT1(ROW("1", "0", "X", "19"))
+			    BOOT1(ROW("2", "0", "base", "10"))
+			    BOOT1(ROW("2", "0", "X", "20"))
+			    BOOT1(ROW("3", "0", "base", "11"))
+			    BOOT1(ROW("3", "0", "X", "21"))
+			    "2," ROW("4", "0", "X", "20")
+			    "2," ROW("4", "0", "base", "12")
+			    "2," ROW("5", "0", "X", "22")
+			    "2," ROW("5", "0", "base", "12.5")
+			    "2," ROW("6", "0", "X", "24")
+			    "2," ROW("6", "0", "base", "13"),
+			    &r, json, sizeof(json));
+	ok &= has("boot spread: stdout", r.out,
+		  "\nbetween-boot spread (median of each boot; spread = max/min - 1)\n");
+	snprintf(want, sizeof(want), line, "pipe", "base", "10 12.5", "25.00");
+	ok &= has("boot spread: stdout", r.out, want);
+	snprintf(want, sizeof(want), line, "pipe", "X", "20 22", "10.00");
+	ok &= has("boot spread: stdout", r.out, want);
+	ok &= has("boot spread: json", json,
+		  "\"boot_medians\":{\"1\":20,\"2\":22}");
+	ok &= has("boot spread: json", json, "\"boot_spread_pct\":10,");
+	ok &= has("boot spread: json", json,
+		  "\"boot_medians_base\":{\"1\":10,\"2\":12.5}");
+	ok &= has("boot spread: json", json, "\"boot_spread_pct_base\":25");
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+		dump("json", json);
+	}
+	return ok;
+}
+
+static bool test_abstat_help(void)
+{
+	static const char *const longopts[] = {
+		"--base", "--alpha", "--resamples", "--seed", "--label",
+		"--json", "--order", "--help",
+	};
+	static const char *const flags[][2] = { { "-h" }, { "--help" } };
+	static struct run r;
+	unsigned int i, j;
+	char what[64];
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		snprintf(what, sizeof(what), "abstat %s", flags[i][0]);
+		if (!run_abstat(&r, flags[i]))
+			return false;
+		ok &= same_int(what, r.status, 0);
+		ok &= has(what, r.out, "usage: abstat ");
+		for (j = 0; j < ARRAY_SIZE(longopts); j++)
+			ok &= has(what, r.out, longopts[j]);
+		if (r.err[0]) {
+			ksft_print_msg("%s: wrote to stderr\n", what);
+			ok = false;
+		}
+	}
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	return ok;
+}
+
+/* a test of stats.c; one that runs abstat, skipped if it is not there */
+#define T(fn, name)		{ fn, name, false }
+#define T_ABSTAT(fn, name)	{ fn, name, true }
+
 static const struct {
 	bool (*fn)(void);
 	const char *name;
+	bool abstat;
 } tests[] = {
-	{ test_median_quantile, "median and quantile" },
-	{ test_mean_sd_cv, "mean, sd and cv" },
-	{ test_mw_exact, "Mann-Whitney exact, no ties" },
-	{ test_mw_exact_small, "Mann-Whitney exact, small and largest n" },
-	{ test_mw_ties, "Mann-Whitney normal approximation, ties" },
-	{ test_mw_large, "Mann-Whitney normal approximation, large n" },
-	{ test_holm, "Holm adjustment" },
-	{ test_boot_vs_r, "bootstrap CI of the ratio of medians vs R" },
-	{ test_boot_determinism, "bootstrap determinism and constant data" },
-	{ test_runs_needed, "runs needed" },
-	{ test_edge_cases, "edge cases" },
+	T(test_median_quantile, "median and quantile"),
+	T(test_mean_sd_cv, "mean, sd and cv"),
+	T(test_mw_exact, "Mann-Whitney exact, no ties"),
+	T(test_mw_exact_small, "Mann-Whitney exact, small and largest n"),
+	T(test_mw_ties, "Mann-Whitney normal approximation, ties"),
+	T(test_mw_large, "Mann-Whitney normal approximation, large n"),
+	T(test_holm, "Holm adjustment"),
+	T(test_boot_vs_r, "bootstrap CI of the ratio of medians vs R"),
+	T(test_boot_determinism, "bootstrap determinism and constant data"),
+	T(test_runs_needed, "runs needed"),
+	T(test_edge_cases, "edge cases"),
+	T(test_quantile_bad_q, "quantile with q NaN or outside [0, 1]"),
+	T(test_mw_nan, "Mann-Whitney with NaN input terminates"),
+	T(test_mw_inf, "Mann-Whitney with infinite input"),
+	T_ABSTAT(test_abstat_nan, "abstat rejects a nan value"),
+	T_ABSTAT(test_abstat_inf, "abstat rejects an inf value"),
+	T_ABSTAT(test_abstat_not_a_number,
+		 "abstat rejects a non-numeric field"),
+	T_ABSTAT(test_abstat_extra_field,
+		 "abstat rejects a row with an extra field"),
+	T_ABSTAT(test_abstat_missing_field,
+		 "abstat rejects a row missing a field"),
+	T_ABSTAT(test_abstat_long_line, "abstat rejects an over-long line"),
+	T_ABSTAT(test_abstat_wide_header,
+		 "abstat rejects a header of 115 columns"),
+	T_ABSTAT(test_abstat_valid, "abstat accepts a valid samples.csv"),
+	T_ABSTAT(test_abstat_counters, "abstat counters column"),
+	T_ABSTAT(test_abstat_boot_spread, "abstat between-boot spread"),
+	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };
 
-int main(void)
+/*
+ * Runs fn in a child under alarm(timeout): a hang or a crash fails the
+ * test instead of stopping the suite.
+ */
+static bool run_test(bool (*fn)(void), unsigned int timeout)
+{
+	int status, sig;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		ksft_perror("fork");
+		return false;
+	}
+	if (!pid) {
+		bool ok;
+
+		alarm(timeout);
+		ok = fn();
+		fflush(stdout);
+		_exit(ok ? KSFT_PASS : KSFT_FAIL);
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		ksft_perror("waitpid");
+		return false;
+	}
+	if (WIFSIGNALED(status)) {
+		sig = WTERMSIG(status);
+		if (sig == SIGALRM)
+			ksft_print_msg("timed out after %u s\n", timeout);
+		else
+			ksft_print_msg("killed by signal %d (%s)\n", sig,
+				       strsignal(sig));
+		return false;
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == KSFT_PASS;
+}
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+		"usage: stats_test [-h]\n"
+		"Unit tests of stats.c against values computed by R, and tests\n"
+		"of abstat's command line; abstat must be in stats_test's\n"
+		"directory, else those are skipped.  Temporary files go to\n"
+		"$TMPDIR (default /tmp).  Prints KTAP; exits 0 if all passed.\n"
+		"  -h, --help  this help\n");
+}
+
+int main(int argc, char **argv)
 {
 	unsigned int i;
 
+	if (argc > 1) {
+		if (argc == 2 && (!strcmp(argv[1], "-h") ||
+				  !strcmp(argv[1], "--help"))) {
+			print_help(stdout);
+			return 0;
+		}
+		print_help(stderr);
+		return KSFT_FAIL;
+	}
+	find_abstat();
 	ksft_print_header();
 	ksft_set_plan(ARRAY_SIZE(tests));
-	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		ksft_test_result(tests[i].fn(), "%s\n", tests[i].name);
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (tests[i].abstat && !abstat[0]) {
+			ksft_test_result_skip("%s: %s\n", tests[i].name,
+					      abstat_missing);
+			continue;
+		}
+		ksft_test_result(run_test(tests[i].fn, tests[i].abstat ?
+					  ABSTAT_TEST_TIMEOUT : TEST_TIMEOUT),
+				 "%s\n", tests[i].name);
+	}
 	ksft_finished();
 }

@@ -18,26 +18,48 @@
  *
  * Placements pin each pair from the scheduler's topology: stacked (one
  * CPU), cross-smt (SMT siblings), cross-core (two cores of one LLC),
- * cross-llc (two LLCs); unbound leaves the choice to the scheduler.
+ * cross-llc (two LLCs); unbound leaves the choice to the scheduler.  The
+ * topology comes from /proc/schedstat's sched domains, else from sysfs
+ * (kernels without CONFIG_SCHEDSTATS; see sched_topology.h); a placement
+ * needing a level the source does not give (the LLC without sysfs cache
+ * topology) exits 4 naming it.
+ *
+ * Evidence counters are taken around the measured window only (after the
+ * warm-up, before the tasks are killed): perf software counters (task
+ * clock, context switches, CPU migrations) of wakebench and every task of
+ * the load (inherited), and the wakeup counters of /proc/schedstat (all
+ * CPUs: ttwu_count, ttwu_local; per domain level ttwu_wake_remote and
+ * ttwu_move_affine) where it is readable and kernel.sched_schedstats is on.
  *
  * Output: one human line and one JSON line (prefixed "wakebench-json: ")
- * with the command line, kernel, topology, sched features and tunables,
- * and the wakeup migrations of the load's tasks (se.nr_migrations).
- * Exit status: 0, 1 on error, 4 (kselftest skip) when the machine lacks
- * the requested placement.
+ * with the command line, kernel, topology and its source, sched features
+ * and tunables, the wakeup migrations of the load's tasks
+ * (se.nr_migrations) and the window's counters ("counters":"window"):
+ * "task_clock_ms", "ctx_switches", "cpu_migrations" (else "perf_error";
+ * "counters_edge_ms": how long switching them on and off took, the most
+ * they may overrun the window), "ttwu_count", "ttwu_local",
+ * "domain_wake_remote_move_affine" (level 0 wake_remote;move_affine;level
+ * 1 ...; else "schedstat_error").
+ * Exit status: 0, 1 on error, 2 on a usage error, 4 (kselftest skip) when
+ * the machine lacks the requested placement or the topology to place it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +72,8 @@
 
 #define MAX_PAIRS	256
 #define MAX_LAT		1048576	/* latency samples kept per run */
+#define MAX_SS_LEVELS	16	/* schedstat domain levels counted */
+#define EXIT_USAGE	2
 #define EXIT_SKIP	4
 
 #ifndef ARRAY_SIZE
@@ -70,6 +94,18 @@ enum placement { P_UNBOUND, P_STACKED, P_SMT, P_CORE, P_LLC, NR_PLACEMENTS };
 
 static const char * const placement_names[NR_PLACEMENTS] = {
 	"unbound", "stacked", "cross-smt", "cross-core", "cross-llc",
+};
+
+/* What each placement needs to know, and says when the machine lacks it. */
+static const struct {
+	unsigned int need;
+	const char *need_name, *lacks;
+} placement_needs[NR_PLACEMENTS] = {
+	[P_SMT]	 = { SCHED_TOPO_SMT, "the SMT siblings", "no SMT siblings" },
+	[P_CORE] = { SCHED_TOPO_SMT | SCHED_TOPO_LLC,
+		     "the SMT siblings and the LLC", "no LLC with two cores" },
+	[P_LLC]	 = { SCHED_TOPO_SMT | SCHED_TOPO_LLC,
+		     "the SMT siblings and the LLC", "one LLC only" },
 };
 
 static struct {
@@ -107,6 +143,7 @@ struct shared {
 static struct shared *sh;
 static struct sched_topo topo;
 static bool have_topo;
+static const char *topo_why;
 
 static double now(void)
 {
@@ -132,8 +169,11 @@ static void pin_self(int cpu)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "wakebench: pinning to cpu%d: %s\n", cpu,
+			strerror(errno));
 		_exit(30);
+	}
 }
 
 static void start_side(struct side *s)
@@ -246,28 +286,37 @@ static void *thread_b(void *arg)
 	return NULL;
 }
 
-/* One pair, as one process (pipe-thread: A and a thread B) or two. */
-static int start_pair(struct pair *p, pid_t pids[2])
+/*
+ * One pair, as one process (pipe-thread: A and a thread B) or two.  0, or
+ * -errno with @what naming the call that failed.
+ */
+static int start_pair(struct pair *p, pid_t pids[2], const char **what)
 {
 	enum pp_load pl = opt.load == L_TCP_RR || opt.load == L_TCP_STREAM ?
 			  PP_TCP_RR : opt.load == L_UDP_RR ||
 			  opt.load == L_UDP_STREAM ? PP_UDP_RR : PP_PIPE;
-	int a[2], b[2], ret;
+	int a[2], b[2], ret = 0;
 
+	pids[0] = -1;
+	pids[1] = -1;
+	*what = "connect";
 	ret = pp_connect(pl, a, b);
 	if (ret)
 		return ret;
-	fflush(NULL);
-	pids[0] = fork();
+	*what = "fork";
+	pids[0] = pp_fork();
 	if (pids[0] == 0) {
-		pp_child_reset();
 		/* The load functions loop until killed. */
 		if (opt.load == L_PIPE_THREAD) {
 			struct thread_arg t = { p, b };
 			pthread_t th;
 
-			if (pthread_create(&th, NULL, thread_b, &t))
+			ret = pthread_create(&th, NULL, thread_b, &t);
+			if (ret) {
+				fprintf(stderr, "wakebench: pthread_create: %s\n",
+					strerror(ret));
 				_exit(38);
+			}
 			rr_a(p, a);
 		} else if (opt.load == L_TCP_STREAM || opt.load == L_UDP_STREAM) {
 			stream_tx(p, a);
@@ -278,11 +327,13 @@ static int start_pair(struct pair *p, pid_t pids[2])
 		}
 		_exit(39);
 	}
-	pids[1] = -1;
+	if (pids[0] < 0)
+		ret = -errno;
 	if (pids[0] > 0 && opt.load != L_PIPE_THREAD) {
-		pids[1] = fork();
+		pids[1] = pp_fork();
+		if (pids[1] < 0)
+			ret = -errno;
 		if (pids[1] == 0) {
-			pp_child_reset();
 			if (opt.load == L_TCP_STREAM || opt.load == L_UDP_STREAM)
 				stream_rx(p, b);
 			else if (opt.load == L_WAKELAT)
@@ -293,8 +344,7 @@ static int start_pair(struct pair *p, pid_t pids[2])
 		}
 	}
 	pp_close(a, b);
-	return pids[0] < 0 || (opt.load != L_PIPE_THREAD && pids[1] < 0) ?
-	       -EAGAIN : 0;
+	return ret;
 }
 
 /* Lowest CPU of the i-th SMT group (core) in LLC @llc, or -1. */
@@ -463,6 +513,286 @@ static double percentile(const float *v, int n, double q)
 	return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
+/*
+ * perf software counters of this process and, inherited, of every task it
+ * forks afterwards: opened before the load starts as one group led by the
+ * task clock, which alone is opened disabled; the group is enabled and
+ * disabled around the window through its leader (an ioctl on an inherited
+ * event reaches its children: one call per task for all three counters),
+ * and read once the tasks have exited (their counts are then folded into
+ * ours).
+ */
+static const struct {
+	__u64 config;
+	const char *name;
+} perf_counters[] = {
+	{ PERF_COUNT_SW_TASK_CLOCK,	  "task-clock" },
+	{ PERF_COUNT_SW_CONTEXT_SWITCHES, "context-switches" },
+	{ PERF_COUNT_SW_CPU_MIGRATIONS,	  "cpu-migrations" },
+};
+
+#define NR_PERF	ARRAY_SIZE(perf_counters)
+
+static struct {
+	int fd[NR_PERF];
+	bool ok;
+	char error[200];
+	__u64 value[NR_PERF];
+	/*
+	 * How long the enable and disable calls took (each reaches every
+	 * task of the load): the counters may run that much longer than the
+	 * window.
+	 */
+	double edge_s;
+} perf;
+
+static void perf_close(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PERF; i++) {
+		if (perf.fd[i] >= 0)
+			close(perf.fd[i]);
+		perf.fd[i] = -1;
+	}
+}
+
+static void perf_fail(const char *what, int err)
+{
+	char paranoid[16] = "?";
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	if (f) {
+		if (fgets(paranoid, sizeof(paranoid), f))
+			paranoid[strcspn(paranoid, "\n")] = '\0';
+		fclose(f);
+	}
+	if (err == EACCES || err == EPERM)
+		snprintf(perf.error, sizeof(perf.error),
+			 "%s: %s (kernel.perf_event_paranoid=%s)", what,
+			 strerror(err), paranoid);
+	else
+		snprintf(perf.error, sizeof(perf.error), "%s: %s", what,
+			 strerror(err));
+	perf_close();
+	perf.ok = false;
+}
+
+static void perf_open(void)
+{
+	struct perf_event_attr a;
+	unsigned int i;
+
+	for (i = 0; i < NR_PERF; i++)
+		perf.fd[i] = -1;
+	for (i = 0; i < NR_PERF; i++) {
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_SOFTWARE;
+		a.size = sizeof(a);
+		a.config = perf_counters[i].config;
+		a.disabled = i == 0;	/* the leader */
+		a.inherit = 1;
+		perf.fd[i] = syscall(SYS_perf_event_open, &a, 0, -1,
+				     i ? perf.fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (perf.fd[i] < 0) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "perf_event_open %s",
+				 perf_counters[i].name);
+			perf_fail(what, errno);
+			return;
+		}
+	}
+	perf.ok = true;
+}
+
+static void perf_switch(bool on)
+{
+	double t = now();
+
+	if (perf.ok && ioctl(perf.fd[0], on ? PERF_EVENT_IOC_ENABLE :
+			     PERF_EVENT_IOC_DISABLE, 0))
+		perf_fail(on ? "PERF_EVENT_IOC_ENABLE" : "PERF_EVENT_IOC_DISABLE",
+			  errno);
+	perf.edge_s += now() - t;
+}
+
+/* After the load's tasks have been reaped. */
+static void perf_read(void)
+{
+	unsigned int i;
+
+	for (i = 0; perf.ok && i < NR_PERF; i++)
+		if (read(perf.fd[i], &perf.value[i], sizeof(perf.value[i])) !=
+		    sizeof(perf.value[i]))
+			perf_fail("read perf counter", errno ? errno : EIO);
+	perf_close();
+}
+
+/* /proc/schedstat wakeup counters, summed over CPUs (per domain level). */
+struct schedstat {
+	unsigned long long ttwu_count, ttwu_local;
+	unsigned long long wake_remote[MAX_SS_LEVELS];
+	unsigned long long move_affine[MAX_SS_LEVELS];
+	int nr_levels;
+};
+
+static struct {
+	bool ok;
+	char error[200];
+	struct schedstat start, end;
+} ss;
+
+static int schedstat_read(struct schedstat *s)
+{
+	char line[4096], *tok[64], *p;
+	unsigned long long count, local;
+	int lvl, n;
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	f = fopen("/proc/schedstat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu%*d %*u %*u %*u %*u %llu %llu",
+			   &count, &local) == 2) {
+			s->ttwu_count += count;
+			s->ttwu_local += local;
+			continue;
+		}
+		if (sscanf(line, "domain%d ", &lvl) != 1)
+			continue;
+		if (lvl < 0 || lvl >= MAX_SS_LEVELS)
+			goto bad;
+		/* ..., ttwu_wake_remote, ttwu_move_affine, ttwu_move_balance */
+		n = 0;
+		for (p = strtok(line, "\t\n "); p && n < 64; p = strtok(NULL, "\t\n "))
+			tok[n++] = p;
+		if (n < 4)
+			goto bad;
+		s->wake_remote[lvl] += strtoull(tok[n - 3], NULL, 10);
+		s->move_affine[lvl] += strtoull(tok[n - 2], NULL, 10);
+		if (lvl + 1 > s->nr_levels)
+			s->nr_levels = lvl + 1;
+	}
+	fclose(f);
+	return 0;
+bad:
+	fclose(f);
+	return -EINVAL;
+}
+
+/* The window's start: is schedstat there and counting? */
+static void schedstat_start(void)
+{
+	char buf[16] = "";
+	int ret;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/sched_schedstats", "re");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (buf[0] == '0') {
+		snprintf(ss.error, sizeof(ss.error),
+			 "kernel.sched_schedstats=0: counters not updated");
+		return;
+	}
+	ret = schedstat_read(&ss.start);
+	if (ret) {
+		snprintf(ss.error, sizeof(ss.error), "/proc/schedstat: %s%s",
+			 strerror(-ret), ret == -ENOENT ?
+			 " (CONFIG_SCHEDSTATS)" : "");
+		return;
+	}
+	ss.ok = true;
+}
+
+static void schedstat_end(void)
+{
+	int ret;
+
+	if (!ss.ok)
+		return;
+	ret = schedstat_read(&ss.end);
+	if (!ret && ss.end.nr_levels != ss.start.nr_levels)
+		ret = -ESTALE;	/* the domains were rebuilt meanwhile */
+	if (ret) {
+		snprintf(ss.error, sizeof(ss.error), "/proc/schedstat at the end: %s",
+			 strerror(-ret));
+		ss.ok = false;
+	}
+}
+
+static void json_counters(struct json *j)
+{
+	char buf[MAX_SS_LEVELS * 2 * 21];
+	size_t len = 0;
+	int i;
+
+	json_str(j, "counters", "window");
+	if (perf.ok) {
+		json_num(j, "task_clock_ms", perf.value[0] / 1e6);
+		json_int(j, "ctx_switches", perf.value[1]);
+		json_int(j, "cpu_migrations", perf.value[2]);
+		json_num(j, "counters_edge_ms", perf.edge_s * 1e3);
+	} else {
+		json_str(j, "perf_error", perf.error);
+	}
+	if (!ss.ok) {
+		json_str(j, "schedstat_error", ss.error);
+		return;
+	}
+	json_int(j, "ttwu_count", ss.end.ttwu_count - ss.start.ttwu_count);
+	json_int(j, "ttwu_local", ss.end.ttwu_local - ss.start.ttwu_local);
+	buf[0] = '\0';
+	for (i = 0; i < ss.end.nr_levels && len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%llu;%llu",
+				i ? ";" : "",
+				ss.end.wake_remote[i] - ss.start.wake_remote[i],
+				ss.end.move_affine[i] - ss.start.move_affine[i]);
+	json_str(j, "domain_wake_remote_move_affine", buf);
+}
+
+static void json_topology(struct json *j)
+{
+	char note[600] = "";
+	const char *u;
+	size_t len = 0;
+	unsigned int bit;
+
+	if (!have_topo) {
+		json_str(j, "topology", NULL);
+		json_str(j, "topology_note", topo_why);
+		return;
+	}
+	json_str(j, "topology", topo.source);
+	if (topo.known & SCHED_TOPO_SMT)
+		json_int(j, "smt_width", sched_topo_smt_width(&topo));
+	else
+		json_str(j, "smt_width", NULL);
+	if (topo.known & SCHED_TOPO_LLC)
+		json_int(j, "llcs", sched_topo_nr_llcs(&topo));
+	else
+		json_str(j, "llcs", NULL);
+	if (topo.not_schedstat[0])
+		len += snprintf(note, sizeof(note), "not schedstat: %s",
+				topo.not_schedstat);
+	for (bit = SCHED_TOPO_SMT; bit <= SCHED_TOPO_NODES && len < sizeof(note);
+	     bit <<= 1) {
+		u = sched_topo_unknown(&topo, bit);
+		if (u)
+			len += snprintf(note + len, sizeof(note) - len, "%s%s",
+					len ? "; " : "", u);
+	}
+	if (note[0])
+		json_str(j, "topology_note", note);
+}
+
 static void json_features(struct json *j)
 {
 	struct sched_features sf;
@@ -498,32 +828,56 @@ static void json_tunables(struct json *j)
 	json_end(&t);
 }
 
-static void print_help(FILE *f, const char *prog)
+static void print_list(FILE *f)
 {
 	int i;
 
-	fprintf(f,
-		"usage: %s [options]\n"
-		"  -l, --load L        load (default %s):", prog,
-		load_names[opt.load]);
+	fprintf(f, "loads:");
 	for (i = 0; i < NR_LOADS; i++)
 		fprintf(f, " %s", load_names[i]);
-	fprintf(f,
-		"\n  -n, --pairs N       concurrent pairs: a number, or half, cpus, 2cpus\n"
-		"                      for N/2, N, 2N with N online CPUs (default %s)\n"
-		"  -p, --placement P   (default %s):", opt.pairs_arg,
-		placement_names[opt.placement]);
+	fprintf(f, "\nlevels: half cpus 2cpus 1-%d\nplacements:", MAX_PAIRS);
 	for (i = 0; i < NR_PLACEMENTS; i++)
 		fprintf(f, " %s", placement_names[i]);
+	fprintf(f, "\n");
+}
+
+static void print_help(FILE *f, const char *prog)
+{
 	fprintf(f,
-		"\n  -d, --duration S    measured seconds (default %.1f)\n"
+		"usage: %s [options]\n"
+		"  -l, --load L        load (default %s; see --list)\n"
+		"  -n, --pairs N       concurrent pairs: a number (1-%d), or half, cpus,\n"
+		"                      2cpus for N/2, N, 2N with N online CPUs (default %s)\n"
+		"  -p, --placement P   where each pair runs (default %s; see --list)\n"
+		"  -d, --duration S    measured seconds (default %.1f)\n"
 		"  -w, --warmup S      seconds run first, not measured (default %.1f)\n"
 		"  -s, --size B        stream write size (default 65536 tcp, 1400 udp)\n"
 		"      --sleep-us US   wakelat: waker's sleep between wakeups (default %d)\n"
 		"      --work-us US    wakelat: wakee's work per wakeup (default %d)\n"
 		"  -q, --quiet         only the JSON line\n"
-		"  -h, --help\n",
-		opt.duration, opt.warmup, opt.sleep_us, opt.work_us);
+		"      --list          print the valid values, one line each:\n"
+		"                      \"loads: L...\", \"levels: half cpus 2cpus 1-%d\",\n"
+		"                      \"placements: P...\"\n"
+		"  -h, --help\n"
+		"Exit status: 0; 1 error; 2 usage error; 4 the machine lacks the placement\n"
+		"or the topology to place it (the reason is printed).\n",
+		prog, load_names[opt.load], MAX_PAIRS, opt.pairs_arg,
+		placement_names[opt.placement], opt.duration, opt.warmup,
+		opt.sleep_us, opt.work_us, MAX_PAIRS);
+	print_list(f);
+}
+
+/* Exits. */
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wakebench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see wakebench --help, --list)\n");
+	exit(EXIT_USAGE);
 }
 
 static int lookup(const char *s, const char * const *names, int n)
@@ -536,6 +890,7 @@ static int lookup(const char *s, const char * const *names, int n)
 	return -1;
 }
 
+/* Pairs for @s with @ncpus online CPUs, or -1. */
 static int parse_pairs(const char *s, int ncpus)
 {
 	char *end;
@@ -547,8 +902,37 @@ static int parse_pairs(const char *s, int ncpus)
 		return ncpus;
 	if (!strcmp(s, "2cpus"))
 		return 2 * ncpus;
+	errno = 0;
 	v = strtol(s, &end, 10);
-	return *end || v < 1 || v > MAX_PAIRS ? -1 : (int)v;
+	return end == s || *end || errno || v < 1 || v > MAX_PAIRS ? -1 : (int)v;
+}
+
+static double parse_seconds(const char *name, const char *s, double min,
+			    bool min_ok)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < min ||
+	    (!min_ok && v == min) || v > 86400)
+		usage_error("--%s '%s': want seconds %s %g (and at most a day)",
+			    name, s, min_ok ? ">=" : ">", min);
+	return v;
+}
+
+static int parse_int(const char *name, const char *s, int min, int max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < min || v > max)
+		usage_error("--%s '%s': want an integer in %d-%d", name, s, min,
+			    max);
+	return v;
 }
 
 static void parse_args(int argc, char **argv)
@@ -563,6 +947,7 @@ static void parse_args(int argc, char **argv)
 		{ "sleep-us",	required_argument, NULL, 'S' },
 		{ "work-us",	required_argument, NULL, 'W' },
 		{ "quiet",	no_argument,       NULL, 'q' },
+		{ "list",	no_argument,       NULL, 'L' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
@@ -573,54 +958,55 @@ static void parse_args(int argc, char **argv)
 		case 'l':
 			v = lookup(optarg, load_names, NR_LOADS);
 			if (v < 0)
-				goto bad;
+				usage_error("--load '%s': unknown load", optarg);
 			opt.load = v;
 			break;
 		case 'n':
+			if (parse_pairs(optarg, 1) < 0)
+				usage_error("--pairs '%s': want 1-%d, half, cpus or 2cpus",
+					    optarg, MAX_PAIRS);
 			opt.pairs_arg = optarg;
 			break;
 		case 'p':
 			v = lookup(optarg, placement_names, NR_PLACEMENTS);
 			if (v < 0)
-				goto bad;
+				usage_error("--placement '%s': unknown placement",
+					    optarg);
 			opt.placement = v;
 			break;
 		case 'd':
-			opt.duration = atof(optarg);
+			opt.duration = parse_seconds("duration", optarg, 0, false);
 			break;
 		case 'w':
-			opt.warmup = atof(optarg);
+			opt.warmup = parse_seconds("warmup", optarg, 0, true);
 			break;
 		case 's':
-			opt.size = atoi(optarg);
+			opt.size = parse_int("size", optarg, 0, 1 << 20);
 			break;
 		case 'S':
-			opt.sleep_us = atoi(optarg);
+			opt.sleep_us = parse_int("sleep-us", optarg, 0, 10000000);
 			break;
 		case 'W':
-			opt.work_us = atoi(optarg);
+			opt.work_us = parse_int("work-us", optarg, 0, 10000000);
 			break;
 		case 'q':
 			opt.quiet = true;
 			break;
+		case 'L':
+			print_list(stdout);
+			exit(0);
 		case 'h':
 			print_help(stdout, argv[0]);
 			exit(0);
 		default:
-			goto bad;
+			/* getopt_long() said what. */
+			usage_error("bad option");
 		}
 	}
-	if (optind < argc || opt.duration <= 0 || opt.warmup < 0 ||
-	    opt.size < 0 || opt.size > (1 << 20) || opt.sleep_us < 0 ||
-	    opt.work_us < 0)
-		goto bad;
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!opt.size)
 		opt.size = opt.load == L_UDP_STREAM ? 1400 : 65536;
-	return;
-bad:
-	fprintf(stderr, "wakebench: bad arguments (or value of -%c)\n", optopt ? optopt : '?');
-	print_help(stderr, argv[0]);
-	exit(1);
 }
 
 static void report(int argc, char **argv, double secs, unsigned long ops,
@@ -661,7 +1047,26 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 		else
 			printf(" (%lu %s)", ops,
 			       metric[0] == 'm' ? "bytes" : "round trips");
-		printf(", migrations %ld\n", migr);
+		printf(", migrations %ld", migr);
+		if (perf.ok) {
+			printf("; window: %llu ctx switches",
+			       (unsigned long long)perf.value[1]);
+			if (metric[0] != 'm')	/* per round trip, not byte */
+				printf(" (%.2f/op)", ops ?
+				       (double)perf.value[1] / ops : 0);
+			printf(", task clock %.1f ms, %llu cpu migrations",
+			       perf.value[0] / 1e6,
+			       (unsigned long long)perf.value[2]);
+		} else {
+			printf("; no perf counters (%s)", perf.error);
+		}
+		if (ss.ok)
+			printf(", ttwu %llu (local %llu)",
+			       ss.end.ttwu_count - ss.start.ttwu_count,
+			       ss.end.ttwu_local - ss.start.ttwu_local);
+		else
+			printf("; no schedstat counters (%s)", ss.error);
+		printf("; topology: %s\n", have_topo ? topo.source : "none");
 	}
 
 	cmd[0] = '\0';
@@ -689,10 +1094,8 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "cmdline", cmd);
 	json_int(&j, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
-	if (have_topo) {
-		json_int(&j, "smt_width", sched_topo_smt_width(&topo));
-		json_int(&j, "llcs", sched_topo_nr_llcs(&topo));
-	}
+	json_topology(&j);
+	json_counters(&j);
 	json_features(&j);
 	json_tunables(&j);
 	json_end(&j);
@@ -722,26 +1125,64 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Sleep @secs, through signals that return (none here, but be sure). */
+static void sleep_s(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* A load task that has exited: report it and return true. */
+static bool load_task_died(const char *when)
+{
+	int i, st;
+
+	for (i = 0; i < nr_pids; i++) {
+		if (pids[i] <= 0 || waitpid(pids[i], &st, WNOHANG) != pids[i])
+			continue;
+		pids[i] = -1;
+		if (WIFEXITED(st))
+			fprintf(stderr, "wakebench: a load task exited %s (status %d)\n",
+				when, WEXITSTATUS(st));
+		else
+			fprintf(stderr, "wakebench: a load task died %s (%s)\n",
+				when, strsignal(WTERMSIG(st)));
+		return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), i, ret;
-	const char *why = NULL;
+	const char *what;
 	unsigned long ops0, ops1;
 	long m0, m1;
 	double t0, t1;
 
 	parse_args(argc, argv);
 	opt.pairs = parse_pairs(opt.pairs_arg, ncpus);
-	if (opt.pairs < 0 || opt.pairs > MAX_PAIRS) {
-		fprintf(stderr, "wakebench: --pairs: 1-%d, half, cpus or 2cpus\n",
-			MAX_PAIRS);
-		return 1;
-	}
-	have_topo = !sched_topo_read(&topo, &why);
-	if (!have_topo && opt.placement != P_UNBOUND) {
+	if (opt.pairs < 0 || opt.pairs > MAX_PAIRS)
+		usage_error("--pairs %s: %d pairs with %d CPUs, more than %d",
+			    opt.pairs_arg, opt.pairs, ncpus, MAX_PAIRS);
+	have_topo = !sched_topo_read(&topo, &topo_why);
+	if (opt.placement != P_UNBOUND && !have_topo) {
 		fprintf(stderr, "wakebench: placement %s needs the topology: %s\n",
-			placement_names[opt.placement], why);
+			placement_names[opt.placement], topo_why);
 		return EXIT_SKIP;
+	}
+	if (opt.placement != P_UNBOUND) {
+		const char *missing;
+
+		missing = sched_topo_unknown(&topo, placement_needs[opt.placement].need);
+		if (missing) {
+			fprintf(stderr, "wakebench: placement %s needs %s; %s\n",
+				placement_names[opt.placement],
+				placement_needs[opt.placement].need_name, missing);
+			return EXIT_SKIP;
+		}
 	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -752,21 +1193,25 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.pairs; i++) {
 		ret = place_pair(i, &sh->pair[i]);
 		if (ret == -ENODEV) {
-			fprintf(stderr, "wakebench: this machine has no %s placement\n",
-				placement_names[opt.placement]);
+			fprintf(stderr,
+				"wakebench: placement %s: this machine has %s (topology from %s)\n",
+				placement_names[opt.placement],
+				placement_needs[opt.placement].lacks, topo.source);
 			return EXIT_SKIP;
 		}
 	}
+	/* Before the first fork: the load's tasks inherit the counters. */
+	perf_open();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	atexit(kill_all);
 	for (i = 0; i < opt.pairs; i++) {
-		ret = start_pair(&sh->pair[i], &pids[nr_pids]);
+		ret = start_pair(&sh->pair[i], &pids[nr_pids], &what);
 		nr_pids += 2;
 		if (ret) {
-			fprintf(stderr, "wakebench: cannot start pair %d: %s\n", i,
-				strerror(-ret));
+			fprintf(stderr, "wakebench: cannot start pair %d of %d: %s: %s\n",
+				i, opt.pairs, what, strerror(-ret));
 			return 1;
 		}
 	}
@@ -775,34 +1220,37 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.pairs; i++)
 		while (!__atomic_load_n(&sh->pair[i].a.tid, __ATOMIC_ACQUIRE) ||
 		       !__atomic_load_n(&sh->pair[i].b.tid, __ATOMIC_ACQUIRE)) {
-			if (now() - t0 > 10) {
+			if (load_task_died("while starting")) {
 				fprintf(stderr, "wakebench: pair %d did not start\n", i);
+				return 1;
+			}
+			if (now() - t0 > 10) {
+				fprintf(stderr, "wakebench: pair %d did not start in 10 s\n", i);
 				return 1;
 			}
 			usleep(1000);
 		}
 	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 
-	usleep(opt.warmup * 1e6);
+	sleep_s(opt.warmup);
 	m0 = total_migrations();
+	schedstat_start();
+	perf_switch(true);
 	ops0 = total_ops();
 	t0 = now();
 	__atomic_store_n(&sh->measuring, 1, __ATOMIC_RELAXED);
-	usleep(opt.duration * 1e6);
+	sleep_s(opt.duration);
 	__atomic_store_n(&sh->measuring, 0, __ATOMIC_RELAXED);
 	ops1 = total_ops();
 	t1 = now();
+	perf_switch(false);
+	schedstat_end();
 	m1 = total_migrations();
-	for (i = 0; i < nr_pids; i++) {
-		int st;
-
-		if (pids[i] > 0 && waitpid(pids[i], &st, WNOHANG) == pids[i]) {
-			fprintf(stderr, "wakebench: a load task died (status %d)\n", st);
-			pids[i] = -1;
-			return 1;
-		}
-	}
+	if (load_task_died("during the run"))
+		return 1;
+	/* Reaped: their counts are folded into the inherited counters. */
 	kill_all();
+	perf_read();
 	if (ops1 == ops0) {
 		fprintf(stderr, "wakebench: no progress in %.1f s\n", t1 - t0);
 		return 1;
