@@ -128,7 +128,7 @@ test_pinned_without_schedstat() {
 			skip $name "$why"
 			return
 		fi
-		re="placement $p(: this machine has no| needs the (SMT|LLC))"
+		re="placement $p(: this machine has (no|one)| needs the (SMT|LLC))"
 		if [ $rc = 0 ] && [ "$(jget "$tmp/out" topology)" = sysfs ]; then
 			msg "$p: ran, topology from sysfs"
 		elif [ $rc = 4 ] && grep -Eq "$re" "$tmp/err"; then
@@ -211,20 +211,23 @@ test_window_counters() {
 	tl=$(jget "$tmp/out" ttwu_local)
 	dom=$(jget "$tmp/out" domain_wake_remote_move_affine)
 	st=$(cat /proc/sys/kernel/sched_schedstats 2>/dev/null)
-	if [ -r /proc/schedstat ] && [ "$st" != 0 ] && [ -s /proc/schedstat ]; then
+	# (procfs files have size 0: read one.)
+	if [ "$st" != 0 ] && [ -n "$(head -c 1 /proc/schedstat 2>/dev/null)" ]; then
 		if [ -z "$tw" ] || [ -z "$tl" ] ||
 		   ! jhas "$tmp/out" domain_wake_remote_move_affine; then
 			msg "schedstat readable, yet" \
 			    "ttwu_count/ttwu_local/domain_wake_remote_move_affine missing"
 			ok=0
 		else
-			# System-wide counts: at least the pair's two wakeups
-			# per round trip (local ones when stacked).
+			# System-wide counts.  A round trip wakes one or both
+			# sides: a wakee preempted before it blocks again
+			# needs no wakeup (a stacked pair in a guest: 1.13
+			# per round trip).  Stacked, nearly all are local.
 			msg "ttwu_count $tw, ttwu_local $tl for $ops round trips; domains $dom"
-			check "$tw >= 1.8 * $ops" ||
+			check "$tw >= 0.5 * $ops" ||
 				{ msg "fewer wakeups than the round trips imply"; ok=0; }
-			[ $place = unbound ] || check "$tl >= 1.8 * $ops" ||
-				{ msg "fewer local wakeups than a stacked pair makes"; ok=0; }
+			[ $place = unbound ] || check "$tl >= 0.9 * $tw" ||
+				{ msg "stacked, yet under 90% of wakeups local"; ok=0; }
 			echo "$dom" | grep -Eq '^([0-9]+;[0-9]+(;[0-9]+;[0-9]+)*)?$' ||
 				{ msg "bad domain_wake_remote_move_affine '$dom'"; ok=0; }
 		fi
