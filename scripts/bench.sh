@@ -44,6 +44,7 @@ usage() {
 }
 bad() { log "$*"; log "see 'make bench ARGS=-h'"; exit 2; }
 
+argv=("$@")
 host=${HOST:-} preset=smt timeout=3600 kernels=series boots= out= seed=
 append= recheck= ab_args=()
 while [ $# -gt 0 ]; do
@@ -133,7 +134,7 @@ out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 source=$(mktemp "${TMPDIR:-/tmp}/wp-source.XXXXXX")
 {
 	printf '# %s\ncommand: scripts/bench.sh' "$(date -Is)"
-	printf ' %q' "$@"
+	printf ' %q' "${argv[@]}"
 	printf '\n'
 	[ -z "$host" ] || echo "HOST=1"
 	echo "seed: $seed"

@@ -152,6 +152,29 @@ else
 	fi
 fi
 
+# --- make bench HOST=1: ab.sh on this kernel through bench.sh, and what a
+# rerun needs recorded in source.txt.
+if [ "$(id -u)" != 0 ]; then
+	ok "bench-host # SKIP needs root"
+else
+	rc=0
+	HOST=1 "$WP_ROOT/scripts/bench.sh" --aa -l pipe -n 1 -r 2 -W 0 -d 0.2 -s 5 -o "$tmp/hb" \
+		> "$tmp/hb.out" 2>&1 || rc=$?
+	src=$tmp/hb/source.txt
+	if [ $rc != 0 ]; then
+		not_ok "bench-host: exit $rc: $(tail -2 "$tmp/hb.out")"
+	elif ! grep -qx "command: scripts/bench.sh --aa -l pipe -n 1 -r 2 -W 0 -d 0.2 -s 5 -o $tmp/hb" "$src" ||
+	     ! grep -qx "HOST=1" "$src" ||
+	     ! grep -qx "wakeplace: $(git -C "$WP_ROOT" rev-parse HEAD)" "$src" ||
+	     ! grep -q "^git diff HEAD:" "$src"; then
+		not_ok "bench-host: source.txt lacks the command, HOST=1, HEAD or the diff: $(head -4 "$src" | tr '\n' ';')"
+	elif ! grep -q "^running kernel $(uname -r), no guest" "$tmp/hb/table.txt"; then
+		not_ok "bench-host: the table does not say it ran on the running kernel"
+	else
+		ok "bench-host: table on the running kernel, source.txt with command, HEAD, status and diff"
+	fi
+fi
+
 # --- the kselftest config fragment (what 'make kselftest-merge' and CI
 # systems add to their kernels) gives the tests and loads what they need.
 frag=$WP_ROOT/tools/testing/selftests/sched/config
