@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * abstat: the verdict of an A/B run (scripts/ab.sh samples.csv).
+ * abstat: the verdict of an A/B run (ab.sh's samples.csv).
  *
  * For every workload, each arm is compared with the base arm: n, median
  * and CV per arm; per comparison the ratio of medians (as a change in
