@@ -383,17 +383,26 @@ fi
 # Placements the machine lacks: wakebench exits 4 with the reason.
 skipped=()
 probe_placements() {
-	local k o rc keep=()
+	local k o rc keep=() at
+	# One probe per level and placement (NAME is LOAD@LEVEL:PLACEMENT):
+	# whether the machine has a placement does not depend on the load.
+	local -A lacks=()
 	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 		keep+=("$k")
 		[ "${W_WB[k]}" = 1 ] || continue
 		case ${W_CMD[k]} in *" -p unbound "*) continue ;; esac
-		o=$(${W_CMD[k]/ -d $duration -w 0.5/ -d 0.05 -w 0} 2>&1)
-		rc=$?
-		if [ $rc = 4 ]; then
+		at=${W_NAME[k]#*@}
+		if [ -z "${lacks[$at]+x}" ]; then
+			o=$(${W_CMD[k]/ -d $duration -w 0.5/ -d 0.05 -w 0} 2>&1)
+			rc=$?
+			lacks[$at]=
+			[ $rc != 4 ] || lacks[$at]=${o##*$'\n'}
+			[ $rc != 4 ] || [ -n "${lacks[$at]}" ] || lacks[$at]="exit 4"
+		fi
+		if [ -n "${lacks[$at]}" ]; then
 			unset 'keep[-1]'
-			skipped+=("${W_NAME[k]}: ${o##*$'\n'}")
-			log "skipping ${W_NAME[k]}: ${o##*$'\n'}"
+			skipped+=("${W_NAME[k]}: ${lacks[$at]}")
+			log "skipping ${W_NAME[k]}: ${lacks[$at]}"
 		fi
 	done
 	local n=() d=() r=() c=() w=()
