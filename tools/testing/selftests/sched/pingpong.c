@@ -259,6 +259,7 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	int i, total = o->warmup + o->rounds;
 	double t0 = 0;
 
+	prctl(PR_SET_NAME, PP_WAKER_COMM);
 	pp_child_reset();
 	if (place_self(o->waker_start_cpu, o->pin_waker, &o->waker_cpus))
 		return 10;
@@ -281,6 +282,7 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 	int i, total = o->warmup + o->rounds;
 	cpu_set_t own, hop;
 
+	prctl(PR_SET_NAME, PP_WAKEE_COMM);
 	pp_child_reset();
 	if (place_self(o->wakee_start_cpu, o->pin_wakee, &o->wakee_cpus))
 		return 20;

@@ -48,6 +48,10 @@ struct pp_opts {
 	int timeout_s;		/* whole run; 0: 600 */
 };
 
+/* Command names of the two sides, for tracers (wakestat -c). */
+#define PP_WAKER_COMM	"pp-waker"
+#define PP_WAKEE_COMM	"pp-wakee"
+
 struct pp_sample {
 	short waker_cpu;	/* where A ran when it sent the byte */
 	short wakee_cpu;	/* where B ran when it received it */

@@ -47,6 +47,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@
 #include "sched_features.h"
 #include "sched_topology.h"
 #include "stats.h"
+#include "wakestat_trace.h"
 
 #define FEATURE		"SIS_CACHE"
 #define MIGRATION_COST	"migration_cost_ns"
@@ -81,6 +83,22 @@ static long long migration_cost = 50000000;
  */
 static double ratio = 5.0;
 static int init_delay_dequeue = -1, init_sis_util = -1;
+
+/*
+ * wakestat, where it is built and BPF runs here: the kernel's record of
+ * the stealer's placements (the thread is named STEALER_COMM).  With
+ * SIS_CACHE off nothing is passed over and the reserved fallback never
+ * fires; with it on, the scan passes the sleeper's CPU over (stolen_prev)
+ * and returns a reserved CPU when every idle one is reserved
+ * (all_reserved); never a CPU outside the mask or an inactive one.
+ */
+#define STEALER_COMM	"sc-stealer"
+static struct ws_trace ws;
+static bool ws_on;
+static const char *ws_why;
+
+/* Per scenario: the off arms' and the on arms' counts. */
+static struct ws_counts ws_tally[2][2];
 
 struct layout {
 	int h[2];	/* the sleeper's homes */
@@ -172,6 +190,7 @@ struct arm {
 struct counts {
 	int s_n, s_mig, s_outside;
 	int c_n, c_on_s, c_on_f, c_on_p, c_other;
+	struct ws_counts ws;	/* the stealer's placements, when ws_on */
 };
 
 static void spin_us(int us)
@@ -246,6 +265,7 @@ static void *stealer(void *arg)
 	int k, s, f, p, cpu;
 
 	r->stealer_tid = gettid();
+	prctl(PR_SET_NAME, STEALER_COMM);
 	while (!r->stop) {
 		k = !r->pinned_sleepers && r->sleeper_cpu == cur.h[1];
 		s = cur.h[k];
@@ -329,6 +349,7 @@ static int apply_arm(const struct arm *a)
 static int measure(const struct arm *a, bool pinned, const char *scenario,
 		   struct counts *out)
 {
+	struct ws_counts ws_before, ws_after;
 	struct sleeper_arg sa[2];
 	pthread_t ts[2], tc, tw;
 	struct run r;
@@ -338,6 +359,8 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 	ret = apply_arm(a);
 	if (ret)
 		return ret;
+	if (ws_on && ws_trace_read(&ws, &ws_before))
+		return -EIO;
 	cur = a->sync_core && have_sib ? lay_sib : lay;
 	memset(&r, 0, sizeof(r));
 	r.pinned_sleepers = pinned;
@@ -378,6 +401,12 @@ static int measure(const struct arm *a, bool pinned, const char *scenario,
 		return ret;
 	}
 
+	memset(&out->ws, 0, sizeof(out->ws));
+	if (ws_on) {
+		if (ws_trace_read(&ws, &ws_after))
+			return -EIO;
+		ws_counts_sub(&out->ws, &ws_after, &ws_before);
+	}
 	out->s_n = r.s_n;
 	out->s_mig = r.s_mig;
 	out->s_outside = r.s_outside;
@@ -475,6 +504,8 @@ static void test_stolen_prev(void)
 			break;
 		}
 	}
+	for (i = 0; i < nr; i++)
+		ws_counts_add(&ws_tally[0][arms[i].cache], &c[i].ws);
 	band = nr > 2 ? aa_band(c[0].c_on_p, c[0].c_n, c[2].c_on_p, c[2].c_n) : 0;
 	for (i = 0; i < ARRAY_SIZE(variants); i++) {
 		unsigned int o = i ? 1 + 2 * i : 0, n = i ? o + 1 : 1;
@@ -514,6 +545,8 @@ static void test_all_reserved(void)
 			return;
 		}
 	}
+	for (i = 0; i < ARRAY_SIZE(arms); i++)
+		ws_counts_add(&ws_tally[1][arms[i].cache], &c[i].ws);
 	band = aa_band(c[0].c_on_p, c[0].c_n, c[2].c_on_p, c[2].c_n);
 	idle_off = (pct(c[0].c_on_s + c[0].c_on_f, c[0].c_n) +
 		    pct(c[2].c_on_s + c[2].c_on_f, c[2].c_n)) / 2;
@@ -529,6 +562,60 @@ static void test_all_reserved(void)
 		ok &= affinity_kept(name, on, 1);
 		ksft_test_result(ok, "%s\n", name);
 	}
+}
+
+
+static void test_wakestat(int scenario, const char *name)
+{
+	const struct ws_counts *off = &ws_tally[scenario][0];
+	const struct ws_counts *on = &ws_tally[scenario][1];
+	__u64 agree = off->agree + on->agree;
+	__u64 n = agree + off->disagree + on->disagree;
+	int b = WS_BR_RESERVED, i;
+	bool ok = true;
+
+	if (!ws_on) {
+		ksft_test_result_skip("%s: %s\n", name, ws_why);
+		return;
+	}
+	ksft_print_msg("%s: passed over: off %llu, on %llu (%.2f per placement); reserved fallback: off %llu, on %llu of %llu\n",
+		       name, (unsigned long long)off->passed_sum,
+		       (unsigned long long)on->passed_sum,
+		       ws_mean(on->passed_sum, on->decided),
+		       (unsigned long long)off->branch[b],
+		       (unsigned long long)on->branch[b],
+		       (unsigned long long)on->decided);
+	ksft_print_msg("%s: scan length: off %.2f, on %.2f CPUs per placement; chosen CPU == CPU of the next switch-in: %.2f%% of %llu (band >= %.0f%%)\n",
+		       name, ws_mean(off->scan_sum, off->decided),
+		       ws_mean(on->scan_sum, on->decided), pct(agree, n),
+		       (unsigned long long)n, WS_AGREE_PCT);
+	if (off->passed_sum || off->branch[b]) {
+		ksft_print_msg("%s: SIS_CACHE off, yet CPUs were passed over\n", name);
+		ok = false;
+	}
+	if (!on->passed_sum) {
+		ksft_print_msg("%s: SIS_CACHE on never passed a reserved CPU over\n", name);
+		ok = false;
+	}
+	if (scenario == 1 && !on->branch[b]) {
+		ksft_print_msg("%s: every idle CPU reserved, yet no reserved fallback\n", name);
+		ok = false;
+	}
+	for (i = 0; i < 2; i++) {
+		const struct ws_counts *c = &ws_tally[scenario][i];
+
+		if (c->outside[b] || c->inactive[b] || c->dropped || c->bad_size) {
+			ksft_print_msg("%s: reserved fallback outside the mask %llu, inactive %llu; dropped %llu, bad records %llu\n",
+				       name, (unsigned long long)c->outside[b],
+				       (unsigned long long)c->inactive[b],
+				       (unsigned long long)c->dropped,
+				       (unsigned long long)c->bad_size);
+			ok = false;
+		}
+	}
+	if (!n || pct(agree, n) < WS_AGREE_PCT)
+		ok = false;
+	ksft_test_result(ok, "%s\n", name);
 }
 
 static void print_help(FILE *f, const char *prog)
@@ -566,6 +653,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	const char *why;
+	struct ws_filter wf = { .comm = STEALER_COMM };
 	long long old_cost;
 	int c, kmsg, warn;
 
@@ -643,7 +731,17 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("cannot set %s\n", MIGRATION_COST);
 
 	kmsg = kmsg_open_end();
-	ksft_set_plan(4 + 3 + 1);
+	if (ws_trace_open(&ws, &wf)) {
+		ws_why = ws.why;
+	} else if (ws.fallback) {
+		ws_why = "kernel without sched_select_task_rq_fair_tp";
+		ws_trace_close(&ws);
+	} else {
+		ws_on = true;
+	}
+	ksft_set_plan(4 + 3 + 2 + 1);
+	if (!ws_on)
+		ksft_print_msg("wakestat: its checks skip: %s\n", ws_why);
 	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s)\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), topo.source);
@@ -660,6 +758,9 @@ int main(int argc, char **argv)
 
 	test_stolen_prev();
 	test_all_reserved();
+	test_wakestat(0, "wakestat_stolen_prev");
+	test_wakestat(1, "wakestat_all_reserved");
+	ws_trace_close(&ws);
 
 	warn = kmsg_warnings(kmsg);
 	if (kmsg < 0)

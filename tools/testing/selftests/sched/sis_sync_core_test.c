@@ -55,6 +55,7 @@
 #include "sched_features.h"
 #include "sched_topology.h"
 #include "stats.h"
+#include "wakestat_trace.h"
 
 #define FEATURE		"SIS_SYNC_CORE"
 
@@ -70,12 +71,26 @@ static int rounds = 150, warmup = 15, reps = 2;
 #define GOAL_PCT	90.0
 static double threshold = 85.0;
 
+/*
+ * wakestat, where it is built and BPF runs here: the kernel's own record
+ * of the A->B placements (wakees named PP_WAKEE_COMM), and of every
+ * wakeup while the test runs.  Its decisions are compared with where B ran
+ * (see WS_AGREE_PCT).
+ */
+static struct ws_trace ws_pp, ws_all;
+static struct ws_counts ws_all_start;
+static bool ws_on;
+
+/* Per load: the off arms' and the on arms' counts, all scenarios. */
+static struct ws_counts ws_tally[PP_NR_LOADS][2];
+
 struct dist {
 	int n;
 	int cls[SCHED_TOPO_NR_RELS];
 	int on_idle;			/* wakee on a CPU without a spinner */
 	int moves;			/* wakee on another CPU than last time */
 	int outside;			/* wakee outside its allowed CPUs */
+	struct ws_counts ws;		/* wakestat, when ws_on */
 };
 
 /* Percentages: same CPU, SMT sibling, other core, other LLC, idle CPU. */
@@ -88,6 +103,26 @@ static void print_dist(const char *label, const struct dist *d)
 		       pct(d->cls[SCHED_TOPO_SAME_LLC], d->n),
 		       pct(d->cls[SCHED_TOPO_OTHER_LLC], d->n),
 		       pct(d->on_idle, d->n));
+}
+
+
+/* The kernel's view of an arm, beside the user-space classification. */
+static void print_ws(const char *label, const struct dist *d)
+{
+	const struct ws_counts *c = &d->ws;
+	__u64 n = c->decided;
+
+	if (!ws_on)
+		return;
+	ksft_print_msg("%-36s kernel: placed %llu (incl. warmup), cpu %5.1f  smt %5.1f  core %5.1f  llc %5.1f; sync-sibling %.1f%%, scan %.2f, chosen==ran %.1f%%\n",
+		       label, (unsigned long long)n,
+		       pct(c->rel_waker[WS_REL_SAME_CPU], n),
+		       pct(c->rel_waker[WS_REL_SMT], n),
+		       pct(c->rel_waker[WS_REL_LLC], n),
+		       pct(c->rel_waker[WS_REL_OTHER_LLC] + c->rel_waker[WS_REL_OTHER_NODE], n),
+		       pct(c->branch[WS_BR_SYNC_SIBLING], n),
+		       ws_mean(c->scan_sum, n),
+		       pct(c->agree, c->agree + c->disagree));
 }
 
 static double band(const struct dist *a, const struct dist *b, int cls)
@@ -111,6 +146,7 @@ static int set_feature(bool on)
 static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 		   const char *label, struct dist *d)
 {
+	struct ws_counts before, after, delta;
 	struct pp_result r;
 	int rep, i, ret;
 
@@ -119,6 +155,8 @@ static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 	if (ret)
 		return ret;
 	for (rep = 0; rep < reps; rep++) {
+		if (ws_on && ws_trace_read(&ws_pp, &before))
+			return -EIO;
 		ret = pp_run(o, &r);
 		if (ret) {
 			ksft_print_msg("%s: %s run failed: %s\n", label,
@@ -136,8 +174,15 @@ static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 		}
 		d->n += r.n;
 		free(r.samples);
+		if (ws_on) {
+			if (ws_trace_read(&ws_pp, &after))
+				return -EIO;
+			ws_counts_sub(&delta, &after, &before);
+			ws_counts_add(&d->ws, &delta);
+		}
 	}
 	print_dist(label, d);
+	print_ws(label, d);
 	return 0;
 }
 
@@ -253,6 +298,7 @@ static int three_arms(struct pp_opts *o, const cpu_set_t *spin,
 		ret = measure(o, i == 1, spin, label, &d[i]);
 		if (ret)
 			return ret;
+		ws_counts_add(&ws_tally[o->load][i == 1], &d[i].ws);
 	}
 	return 0;
 }
@@ -431,6 +477,108 @@ static void test_affinity(enum pp_load load)
 			 !d[2].outside, "%s\n", name);
 }
 
+
+/*
+ * What only the kernel side shows, per load over all its scenarios: the
+ * sync-sibling branch never chosen with the feature off; with it on, only
+ * for sync wakeups from a waker alone on its CPU, never a CPU outside the
+ * mask or inactive, and (with SMT) chosen at all; nothing dropped; the
+ * chosen CPU is where B ran next in at least WS_AGREE_PCT of the wakeups.
+ */
+static void test_wakestat(enum pp_load load, const char *why)
+{
+	const struct ws_counts *off = &ws_tally[load][0], *on = &ws_tally[load][1];
+	int b = WS_BR_SYNC_SIBLING, i;
+	__u64 agree = off->agree + on->agree;
+	__u64 n = agree + off->disagree + on->disagree;
+	char name[64];
+	bool ok = true;
+
+	snprintf(name, sizeof(name), "%s_wakestat", pp_load_name(load));
+	if (!ws_on) {
+		ksft_test_result_skip("%s: %s\n", name, why);
+		return;
+	}
+	ksft_print_msg("%s: sync-sibling chosen off %llu, on %llu of %llu placements (sync %llu, waker alone %llu, outside mask %llu, inactive %llu)\n",
+		       name, (unsigned long long)off->branch[b],
+		       (unsigned long long)on->branch[b],
+		       (unsigned long long)on->decided,
+		       (unsigned long long)on->branch_sync[b],
+		       (unsigned long long)on->branch_alone[b],
+		       (unsigned long long)on->outside[b],
+		       (unsigned long long)on->inactive[b]);
+	ksft_print_msg("%s: chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%, band >= %.0f%%)\n",
+		       name, (unsigned long long)agree, (unsigned long long)n,
+		       pct(agree, n), WS_AGREE_PCT);
+	if (off->branch[b]) {
+		ksft_print_msg("%s: the sync-sibling branch fired with the feature off\n", name);
+		ok = false;
+	}
+	for (i = 0; i < 2; i++) {
+		const struct ws_counts *c = &ws_tally[load][i];
+
+		if (c->branch_sync[b] != c->branch[b] ||
+		    c->branch_alone[b] != c->branch[b] ||
+		    c->outside[b] || c->inactive[b]) {
+			ksft_print_msg("%s: the sync-sibling branch fired outside its gate\n", name);
+			ok = false;
+		}
+		if (c->dropped || c->bad_size) {
+			ksft_print_msg("%s: wakestat dropped %llu, bad records %llu\n", name,
+				       (unsigned long long)c->dropped,
+				       (unsigned long long)c->bad_size);
+			ok = false;
+		}
+	}
+	if (sched_topo_smt_width(&topo) > 1 && !on->branch[b]) {
+		ksft_print_msg("%s: with SMT, the feature never chose the sibling\n", name);
+		ok = false;
+	}
+	if (!n || pct(agree, n) < WS_AGREE_PCT)
+		ok = false;
+	ksft_test_result(ok, "%s\n", name);
+}
+
+/*
+ * Every wakeup the machine made while the test ran: the sync-sibling
+ * branch fired only through its gate.  The check counts only if the gate
+ * was put to the test: async wakeups and wakers not alone were placed.
+ */
+static void test_wakestat_gate(const char *why)
+{
+	struct ws_counts now, c;
+	__u64 sync = 0, alone = 0;
+	int b = WS_BR_SYNC_SIBLING, i;
+	const char *name = "wakestat_sync_sibling_gate";
+
+	if (!ws_on || ws_trace_read(&ws_all, &now)) {
+		ksft_test_result_skip("%s: %s\n", name, ws_on ? "cannot read" : why);
+		return;
+	}
+	ws_counts_sub(&c, &now, &ws_all_start);
+	for (i = 0; i < WS_BR_MAX; i++) {
+		sync += c.branch_sync[i];
+		alone += c.branch_alone[i];
+	}
+	ksft_print_msg("%s: %llu placements: %llu async, %llu with the waker not alone; sync-sibling %llu (sync %llu, alone %llu, outside mask %llu, inactive %llu)\n",
+		       name, (unsigned long long)c.decided,
+		       (unsigned long long)(c.decided - sync),
+		       (unsigned long long)(c.decided - alone),
+		       (unsigned long long)c.branch[b],
+		       (unsigned long long)c.branch_sync[b],
+		       (unsigned long long)c.branch_alone[b],
+		       (unsigned long long)c.outside[b],
+		       (unsigned long long)c.inactive[b]);
+	if (c.decided == sync || c.decided == alone) {
+		ksft_test_result_skip("%s: no async wakeup or no busy waker was placed\n", name);
+		return;
+	}
+	ksft_test_result(c.branch_sync[b] == c.branch[b] &&
+			 c.branch_alone[b] == c.branch[b] &&
+			 !c.outside[b] && !c.inactive[b] && !c.dropped &&
+			 !c.bad_size, "%s\n", name);
+}
+
 static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -453,6 +601,8 @@ int main(int argc, char **argv)
 		{ "help",      no_argument,       NULL, 'h' },
 		{ }
 	};
+	struct ws_filter wf = { 0 }, any = { 0 };
+	const char *ws_why = NULL;
 	const char *why = NULL;
 	int c, load, kmsg, warn;
 
@@ -505,7 +655,24 @@ int main(int argc, char **argv)
 
 	kmsg = kmsg_open_end();
 
-	ksft_set_plan(PP_NR_LOADS * 4 + 1);
+	strcpy(wf.comm, PP_WAKEE_COMM);
+	if (ws_trace_open(&ws_pp, &wf)) {
+		ws_why = ws_pp.why;
+	} else if (ws_pp.fallback) {
+		ws_why = "kernel without sched_select_task_rq_fair_tp";
+		ws_trace_close(&ws_pp);
+	} else if (ws_trace_open(&ws_all, &any) ||
+		   ws_trace_read(&ws_all, &ws_all_start)) {
+		ws_why = ws_all.why[0] ? ws_all.why : "cannot read wakestat's counts";
+		ws_trace_close(&ws_all);
+		ws_trace_close(&ws_pp);
+	} else {
+		ws_on = true;
+	}
+
+	ksft_set_plan(PP_NR_LOADS * 5 + 2);
+	if (!ws_on)
+		ksft_print_msg("wakestat: its checks skip: %s\n", ws_why);
 	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s); %d rounds x %d runs per arm\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), topo.source, rounds, reps);
@@ -514,7 +681,11 @@ int main(int argc, char **argv)
 		test_busy_prev(load, true);
 		test_idle(load);
 		test_affinity(load);
+		test_wakestat(load, ws_why);
 	}
+	test_wakestat_gate(ws_why);
+	ws_trace_close(&ws_all);
+	ws_trace_close(&ws_pp);
 
 	warn = kmsg_warnings(kmsg);
 	if (kmsg < 0)

@@ -59,6 +59,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -176,8 +177,10 @@ static void pin_self(int cpu)
 	}
 }
 
-static void start_side(struct side *s)
+/* @name: PP_WAKER_COMM for side A, PP_WAKEE_COMM for B (wakestat -c). */
+static void start_side(struct side *s, const char *name)
 {
+	prctl(PR_SET_NAME, name);
 	s->tid = gettid();
 	pin_self(s->cpu);
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
@@ -192,7 +195,7 @@ static void count(struct pair *p, unsigned long n)
 /* Ping-pong, side A: send, wait for the answer, count a round trip. */
 static void rr_a(struct pair *p, int fd[2])
 {
-	start_side(&p->a);
+	start_side(&p->a, PP_WAKER_COMM);
 	for (;;) {
 		if (pp_xfer(fd[1], true) || pp_xfer(fd[0], false))
 			_exit(31);
@@ -202,7 +205,7 @@ static void rr_a(struct pair *p, int fd[2])
 
 static void rr_b(struct pair *p, int fd[2])
 {
-	start_side(&p->b);
+	start_side(&p->b, PP_WAKEE_COMM);
 	for (;;)
 		if (pp_xfer(fd[0], false) || pp_xfer(fd[1], true))
 			_exit(32);
@@ -212,7 +215,7 @@ static void stream_tx(struct pair *p, int fd[2])
 {
 	char *buf = calloc(1, opt.size);
 
-	start_side(&p->a);
+	start_side(&p->a, PP_WAKER_COMM);
 	for (;;)
 		if (!buf || (write(fd[1], buf, opt.size) < 0 && errno != EINTR &&
 			     errno != ENOBUFS && errno != ECONNREFUSED))
@@ -224,7 +227,7 @@ static void stream_rx(struct pair *p, int fd[2])
 	char *buf = malloc(opt.size);
 	ssize_t n;
 
-	start_side(&p->b);
+	start_side(&p->b, PP_WAKEE_COMM);
 	for (;;) {
 		n = buf ? read(fd[0], buf, opt.size) : -1;
 		if (n < 0 && errno != EINTR)
@@ -241,7 +244,7 @@ static void lat_a(struct pair *p, int fd[2])
 	double t;
 	char c;
 
-	start_side(&p->a);
+	start_side(&p->a, PP_WAKER_COMM);
 	for (;;) {
 		t = now();
 		if (write(fd[1], &t, sizeof(t)) != sizeof(t) ||
@@ -257,7 +260,7 @@ static void lat_b(struct pair *p, int fd[2])
 	double t, late;
 	int i;
 
-	start_side(&p->b);
+	start_side(&p->b, PP_WAKEE_COMM);
 	for (;;) {
 		if (read(fd[0], &t, sizeof(t)) != sizeof(t))
 			_exit(36);
