@@ -39,6 +39,9 @@
 #   -W ROUNDS     warm-up rounds, discarded (default 1)
 #   -d SECONDS    duration of one wakebench run (default 2)
 #   -s SEED       arm order and bootstrap seed (default random, recorded)
+#   --no-trace    no traced run: by default each workload runs once more per
+#                 arm under wakestat (next to ab.sh), outside the samples, and
+#                 the report shows the kernel's placement decisions per arm
 #  where results go:
 #   -o DIR        results directory (default ./ab-<date>); refused if it is
 #                 not empty, unless --append
@@ -76,7 +79,7 @@ WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
 arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=5 warmup=1 duration=2 seed=
-out= append= recheck= base_arm= dry= raw= label=host source= extra=()
+out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -93,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--aa) arms=A=,B=; shift ;;
 	--reference) placement=stacked,cross-smt,cross-core,cross-llc arms=base; shift ;;
 	--append) append=1; shift ;;
+	--no-trace) trace=; shift ;;
 	--dry-run) dry=1; shift ;;
 	-h|--help) usage 0 ;;
 	*) bad "unknown option '$1'" ;;
@@ -168,10 +172,12 @@ report() {
 			cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | sort -u | sed 's/^/  /'
 		} >> "$dir/table.txt"
 	fi
+	evidence "$dir" "${runs[@]}" >> "$dir/table.txt"
 	cp "${runs[0]}/ab/environment.txt" "$dir/environment.txt" 2>/dev/null
 
 	if command -v gnuplot >/dev/null; then
 		plots "$dir" "$short"
+		evidence_plots "$dir" "$short"
 	else
 		log "gnuplot missing: no plots (Debian: apt-get install gnuplot-nox)"
 	fi
@@ -184,6 +190,93 @@ report() {
 	echo "harness overhead: ${over:-n/a}; seed ${seed_r:-?}; runs: ${#runs[@]} (${runs[*]##*/})"
 	echo "results: $dir (table.txt, comparisons.json, samples.csv, plots/," \
 	     "command.txt; per run: LABEL-N/)"
+}
+
+# The kernel's placement decisions per arm, from the runs' traced runs
+# (wakestat -j): a table, and wake->run latency CDFs in plots/.
+evidence() {	# dir run-dir...
+	local dir=$1 d f j name arm wn b top n src pre lat
+	local files=()
+	shift
+	# In the order of the arms, then sorted by workload (stable).
+	for d in "$@"; do
+		while read -r arm; do
+			for f in "$d/ab/wakestat/$arm@"*.json; do
+				[ -s "$f" ] && files+=("$f")
+			done
+		done < "$d/ab/arms.txt"
+	done
+	echo
+	if [ ${#files[@]} = 0 ]; then
+		echo "kernel's placement decisions: not traced ($(cat "$1/ab/wakestat.txt" 2>/dev/null || echo "--no-trace"))"
+		return 0
+	fi
+	echo "kernel's placement decisions (wakestat: one traced run per arm and workload, not in the samples;"
+	echo "wakees: wakebench's own (pp-wakee), every wakee for other workloads):"
+	printf '  %-24s %-18s %8s %6s %6s %7s %9s  %s\n' workload arm placed migr% scan passed p99-us \
+		"top branches (% of placed)"
+	: > "$dir/wakestat.dat"
+	for f in "${files[@]}"; do
+		name=${f##*/}
+		name=${name%.json}
+		arm=${name%%@*} wn=${name#*@}
+		pre=
+		[ $# -le 1 ] || { pre=${f%/ab/wakestat/*}; pre=${pre##*/}:; }
+		j=$(tail -n 1 "$f")
+		declare -A v=()
+		for k in decided wakeups migrations scan_mean passed_sum lat_p99_us; do
+			[[ $j =~ \"$k\":([0-9.eE+-]+) ]] && v[$k]=${BASH_REMATCH[1]}
+		done
+		src=
+		[[ $j =~ \"missing\" ]] && src=" (fallback: no branches)"
+		n=${v[wakeups]:-0}
+		b=${j#*\"branches\":\{}
+		top=
+		while [[ $b =~ ^[,]?\"([a-z0-9-]+)\":\{\"count\":([0-9]+)[^}]*\} ]]; do
+			top+="${BASH_REMATCH[1]} ${BASH_REMATCH[2]};"
+			b=${b#"${BASH_REMATCH[0]}"}
+		done
+		top=$(tr ';' '\n' <<<"$top" | sort -k2,2nr | head -3 |
+			awk -v n="$n" 'NF { printf "%s%s %.0f", s, $1, n ? 100 * $2 / n : 0; s = ", " }')
+		printf '  %-24s %-18s %8s %6s %6s %7s %9s  %s\n' "$wn" "$pre$arm" "$n" \
+			"$(awk -v m="${v[migrations]:-0}" -v n="$n" 'BEGIN { printf "%.1f", n ? 100 * m / n : 0 }')" \
+			"$(printf '%.2f' "${v[scan_mean]:-0}")" "${v[passed_sum]:-0}" \
+			"$(printf '%.1f' "${v[lat_p99_us]:-0}")" "${top:--}$src"
+		unset v
+		[[ $j =~ \"lat_buckets\":\[([0-9,]*)\] ]] || continue
+		lat=${BASH_REMATCH[1]}
+		# bucket s: [lo(s), lo(s+1)) ns, 8 per power of 2 from 8 ns
+		awk -v w="$wn" -v a="$pre$arm" -v l="$lat" 'BEGIN {
+			n = split(l, c, ","); for (s = 1; s <= n; s++) t += c[s]
+			if (!t) exit
+			for (s = 1; s <= n; s++) { if (!c[s]) continue; cum += c[s]
+				i = s; if (i < 8) hi = i; else { m = int(i / 8) + 2
+					hi = (8 + i % 8) * 2 ^ (m - 3) }
+				print w, a, hi / 1000, cum / t } }' >> "$dir/wakestat.dat"
+	done | sort -s -k1,1
+}
+
+# wake->run latency CDF per arm, one plot per workload.
+evidence_plots() {	# dir short-label
+	local dir=$1 w f
+	[ -s "$dir/wakestat.dat" ] || return 0
+	for w in $(cut -d' ' -f1 "$dir/wakestat.dat" | sort -u); do
+		f=$dir/plots/${w//[^A-Za-z0-9_.@-]/_}-latency
+		awk -v w="$w" '$1 == w { print $2, $3, $4 }' "$dir/wakestat.dat" > "$f.dat"
+		gnuplot 2>/dev/null <<-EOF || log "gnuplot failed for $w latency"
+			set terminal svg size 800,420 dynamic
+			set output '$f.svg'
+			set title '$w: wake->run latency, traced run per arm ($2)' noenhanced
+			set logscale x
+			set xlabel 'microseconds (bucket upper bound)'
+			set ylabel 'fraction of wakeups'
+			set key bottom right noenhanced
+			arms = system("cut -d' ' -f1 '$f.dat' | awk '!s[\$0]++'")
+			plot for [i=1:words(arms)] '$f.dat' \\
+				using (strcol(1) eq word(arms, i) ? \$2 : 1/0):3 \\
+				with steps title word(arms, i)
+		EOF
+	done
 }
 
 # Per-arm distributions and per-round drift, one page per workload.
@@ -653,6 +746,48 @@ run_workload() {	# index perf-file
 	O=${O%$'\n'}
 }
 
+# The kernel's side, after the measured rounds: each workload once more per
+# arm under wakestat (if it is next to ab.sh and BPF runs here), outside the
+# samples: the tracer's cost stays out of the verdicts.  wakebench's wakees
+# are named pp-wakee; other workloads' wakees are not filtered.
+trace_arms() {
+	local ws=$here/wakestat arm k wn f filt why
+	[ -n "$trace" ] || return 0
+	if [ ! -x "$ws" ]; then
+		log "no wakestat next to $me: no placement evidence (build needs clang, bpftool, libbpf-dev)"
+		echo "wakestat: not built (clang, bpftool or libbpf-dev missing)" > "$rawdir/wakestat.txt"
+		return 0
+	fi
+	why=$("$ws" -- true 2>&1 >/dev/null)
+	case $? in
+	0) ;;
+	4)	log "wakestat cannot run here: ${why#wakestat: skip: }"
+		echo "wakestat: ${why#wakestat: }" > "$rawdir/wakestat.txt"
+		return 0 ;;
+	*)	die "wakestat failed: $why" ;;
+	esac
+	mkdir -p "$rawdir/wakestat"
+	for arm in "${arm_names[@]}"; do
+		set_arm "$arm"
+		for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+			wn=${W_NAME[k]}
+			log "traced run: arm $arm, $wn under wakestat"
+			f=$rawdir/wakestat/${arm}@${wn//[^A-Za-z0-9_.@-]/_}.json
+			filt=
+			[ "${W_WB[k]}" = 0 ] || filt="-c pp-wakee"
+			setsid "$ws" -j $filt -o "$f" -- sh -c "${W_CMD[k]}" \
+				> "$logs/cur" 2>&1 < /dev/null &
+			wl_pid=$!
+			wait "$wl_pid"
+			RC=$?
+			wl_pid=
+			[ $RC = 0 ] || log "traced run of $wn, arm $arm: exit $RC (see $rawdir/log)"
+			{ echo "=== traced, arm $arm, $wn: exit $RC"; cat "$logs/cur"; } >> "$logs/traced.txt"
+		done
+	done
+	echo "wakestat: one traced run per arm and workload, not in the samples" > "$rawdir/wakestat.txt"
+}
+
 now_ms
 t_start=$NOW
 for ((r = 1; r <= total; r++)); do
@@ -721,6 +856,7 @@ for ((r = 1; r <= total; r++)); do
 	    "harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
 	echo "$r,$((t_end - t_round)),$over" >> "$rawdir/overhead.csv"
 done
+trace_arms
 restore
 trap - EXIT
 log "done: $csv"
