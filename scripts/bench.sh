@@ -62,7 +62,7 @@ while [ $# -gt 0 ]; do
 	-l|-n|-p|-a|-w|-r|-W|-d|--base)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		ab_args+=("$1" "$2"); shift 2 ;;
-	--aa|--reference) ab_args+=("$1"); shift ;;
+	--aa|--reference|--no-trace|--trace-cost) ab_args+=("$1"); shift ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 done

@@ -82,6 +82,13 @@ reject bench-preset "unknown topology preset 'smp'" "$WP_ROOT/scripts/bench.sh" 
 reject bench-rounds "-r takes" "$WP_ROOT/scripts/bench.sh" -r five
 reject ab-load "unknown load 'pipz'" "$KS/ab.sh" -l pipz
 reject ab-arm "not a sched feature name" "$KS/ab.sh" -a 'base,x=sis_cache'
+if [ -x "$KS/wakestat" ]; then
+	reject wakestat-pid "-p: want a PID" "$KS/wakestat" -p abc
+	reject wakestat-interval "interval: want seconds" "$KS/wakestat" 0
+	reject wakestat-comm "at most 15 characters" "$KS/wakestat" -c a-very-long-command-name
+else
+	ok "reject:wakestat # SKIP wakestat not built (clang, bpftool, libbpf-dev)"
+fi
 
 # --- a results directory that is not empty is refused, unchanged.
 refuse() {	# name command...
@@ -173,6 +180,34 @@ else
 	else
 		ok "bench-host: table on the running kernel, source.txt with command, HEAD, status and diff"
 	fi
+fi
+
+# --- wakestat on the running kernel: its report (from the series'
+# tracepoint, or the fallback naming what it lacks), or a skip saying why.
+if [ ! -x "$KS/wakestat" ]; then
+	ok "host-wakestat # SKIP wakestat not built (clang, bpftool, libbpf-dev)"
+elif [ "$(id -u)" != 0 ]; then
+	ok "host-wakestat # SKIP needs root"
+else
+	rc=0
+	"$KS/wakestat" -j -o "$tmp/ws.json" -- sh -c \
+		'i=0; while [ $i -lt 200 ]; do echo x | cat > /dev/null; i=$((i + 1)); done' \
+		2> "$tmp/ws.err" || rc=$?
+	case $rc in
+	0)	src=$(sed -n 's/.*"source":"\([^"]*\)".*/\1/p' "$tmp/ws.json")
+		w=$(sed -n 's/.*"wakeups":\([0-9]*\).*/\1/p' "$tmp/ws.json")
+		if [ "${w:-0}" -gt 0 ] && [ -n "$src" ]; then
+			ok "host-wakestat: $w wakeups traced from $src"
+		else
+			not_ok "host-wakestat: no wakeup counted: $(head -c 300 "$tmp/ws.json")"
+		fi ;;
+	4)	if grep -q "skip: " "$tmp/ws.err"; then
+			ok "host-wakestat # SKIP $(grep -m1 'skip: ' "$tmp/ws.err" | sed 's/.*skip: //')"
+		else
+			not_ok "host-wakestat: exit 4 without a reason: $(tail -2 "$tmp/ws.err")"
+		fi ;;
+	*)	not_ok "host-wakestat: exit $rc: $(tail -2 "$tmp/ws.err")" ;;
+	esac
 fi
 
 # --- the kselftest config fragment (what 'make kselftest-merge' and CI

@@ -42,6 +42,8 @@
 #   --no-trace    no traced run: by default each workload runs once more per
 #                 arm under wakestat (next to ab.sh), outside the samples, and
 #                 the report shows the kernel's placement decisions per arm
+#   --trace-cost  wakestat's own cost: arms "untraced" and "traced" (each run
+#                 under wakestat), no feature switched; implies --no-trace
 #  where results go:
 #   -o DIR        results directory (default ./ab-<date>); refused if it is
 #                 not empty, unless --append
@@ -79,7 +81,7 @@ WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
 arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=5 warmup=1 duration=2 seed=
-out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1
+out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 trace_cost=
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -97,6 +99,7 @@ while [ $# -gt 0 ]; do
 	--reference) placement=stacked,cross-smt,cross-core,cross-llc arms=base; shift ;;
 	--append) append=1; shift ;;
 	--no-trace) trace=; shift ;;
+	--trace-cost) arms=untraced=,traced= trace= trace_cost=1; shift ;;
 	--dry-run) dry=1; shift ;;
 	-h|--help) usage 0 ;;
 	*) bad "unknown option '$1'" ;;
@@ -208,7 +211,7 @@ evidence() {	# dir run-dir...
 	done
 	echo
 	if [ ${#files[@]} = 0 ]; then
-		echo "kernel's placement decisions: not traced ($(cat "$1/ab/wakestat.txt" 2>/dev/null || echo "--no-trace"))"
+		echo "kernel's placement decisions: not traced ($(cat "$1/ab/wakestat.txt" 2>/dev/null || echo "wakestat: no record"))"
 		return 0
 	fi
 	echo "kernel's placement decisions (wakestat: one traced run per arm and workload, not in the samples;"
@@ -412,6 +415,11 @@ if [ -n "$dry" ]; then
 		echo "  ${W_NAME[k]} (${W_DIR[k]} is better): ${W_CMD[k]}"
 	done
 	echo "rounds: $rounds (+$warmup warm-up), seed $seed"
+	if [ -n "$trace_cost" ]; then
+		echo "trace: arm traced runs each workload under wakestat (its cost)"
+	else
+		echo "trace: ${trace:+one traced run per arm and workload after the rounds}${trace:-none}"
+	fi
 	exit 0
 fi
 
@@ -426,6 +434,12 @@ for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 		*) die "workload ${W_NAME[k]}: '$c' not found" ;;
 	esac
 done
+if [ -n "$trace_cost" ]; then
+	[ -x "$here/wakestat" ] ||
+		die "--trace-cost: no wakestat next to $me (its build needs clang, bpftool, libbpf-dev)"
+	w=$("$here/wakestat" -- true 2>&1 >/dev/null) ||
+		die "--trace-cost: wakestat cannot run here: ${w#wakestat: }"
+fi
 if [ ${#all_feats[@]} -gt 0 ]; then
 	need=
 	for a in "${arm_names[@]}"; do
@@ -729,13 +743,18 @@ flush() {
 
 # Run workload $1 in a session of its own, in the background: a signal to
 # ab.sh is handled at once, and stop_workload reaches all of its tasks.
-run_workload() {	# index perf-file
-	local k=$1
+run_workload() {	# index perf-file [arm]
+	local k=$1 cmd=${W_CMD[$1]}
+	if [ -n "$trace_cost" ] && [ "${3:-}" = traced ]; then
+		cmd="$here/wakestat -o /dev/null"
+		[ "${W_WB[k]}" = 0 ] || cmd+=" -c pp-wakee"
+		cmd+=" -- ${W_CMD[k]}"
+	fi
 	if [ "${W_WB[k]}" = 0 ] && [ -n "$perf_bin" ]; then
 		setsid "$perf_bin" stat -x, -e "$perf_events" -o "$2" \
-			-- sh -c "${W_CMD[k]}" > "$logs/cur" 2>&1 < /dev/null &
+			-- sh -c "$cmd" > "$logs/cur" 2>&1 < /dev/null &
 	else
-		setsid sh -c "${W_CMD[k]}" > "$logs/cur" 2>&1 < /dev/null &
+		setsid sh -c "$cmd" > "$logs/cur" 2>&1 < /dev/null &
 	fi
 	wl_pid=$!
 	wait "$wl_pid"
@@ -752,7 +771,10 @@ run_workload() {	# index perf-file
 # are named pp-wakee; other workloads' wakees are not filtered.
 trace_arms() {
 	local ws=$here/wakestat arm k wn f filt why
-	[ -n "$trace" ] || return 0
+	if [ -z "$trace" ]; then
+		echo "wakestat: not run (${trace_cost:+--trace-cost: }--no-trace)" > "$rawdir/wakestat.txt"
+		return 0
+	fi
 	if [ ! -x "$ws" ]; then
 		log "no wakestat next to $me: no placement evidence (build needs clang, bpftool, libbpf-dev)"
 		echo "wakestat: not built (clang, bpftool or libbpf-dev missing)" > "$rawdir/wakestat.txt"
@@ -808,7 +830,7 @@ for ((r = 1; r <= total; r++)); do
 			pf=$rawdir/perf/$round-$arm-$wn.csv
 			now_ms
 			t0=$NOW
-			run_workload "$k" "$pf"
+			run_workload "$k" "$pf" "$arm"
 			now_ms
 			t1=$NOW
 			schedstat

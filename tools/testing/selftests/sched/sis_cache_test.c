@@ -40,6 +40,13 @@
  *    reserved: with the feature on it must still get one of them as often
  *    as with the feature off (work conservation) - as booted, with
  *    NO_SIS_UTIL and with SIS_SYNC_CORE.
+ *  wakestat_stolen_prev, wakestat_all_reserved: with wakestat (see
+ *    sis_sync_core_test; else skipped with the reason), the kernel's record
+ *    of the stealer's placements: SIS_CACHE off passes nothing over and
+ *    never takes the reserved fallback; on, the scan passes reserved CPUs
+ *    over, and with every idle CPU reserved returns the reserved fallback;
+ *    that branch never chooses a CPU outside the mask or inactive; the
+ *    chosen CPU is where the stealer ran next in at least WS_AGREE_PCT.
  *  kernel_log_clean: no WARNING or BUG logged meanwhile.
  */
 #define _GNU_SOURCE

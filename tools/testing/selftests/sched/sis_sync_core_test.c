@@ -37,6 +37,19 @@
  *    idle CPUs as often as with the feature off, never a CPU outside its
  *    affinity, and the kernel log must stay free of warnings.
  *
+ * With wakestat (built where clang, bpftool and libbpf-dev exist; BPF and
+ * the kernel's sched_select_task_rq_fair_tp needed at run time, else these
+ * skip with the reason), the kernel's own decisions are printed beside
+ * each arm's user-space classification, and:
+ *  <load>_wakestat: over the load's scenarios, the sync-sibling branch
+ *    never fired with the feature off; with it on, only for sync wakeups
+ *    from a waker alone on its CPU, never outside the mask or on an
+ *    inactive CPU, and (with SMT) at all; the chosen CPU is the CPU of B's
+ *    next switch-in in at least WS_AGREE_PCT of the wakeups.
+ *  wakestat_sync_sibling_gate: the same gate over every wakeup the machine
+ *    placed meanwhile; skipped if no async wakeup or no busy waker was
+ *    placed (nothing tested the gate).
+ *
  * Restores every sched feature and kills its helpers on exit.
  */
 #define _GNU_SOURCE

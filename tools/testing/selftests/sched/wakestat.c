@@ -43,7 +43,7 @@ static void usage(FILE *f)
 		"  -C DIR     wakees in the cgroup v2 directory DIR only\n"
 		"  -j         JSON, one object per report\n"
 		"  -o FILE    write the reports to FILE\n"
-		"  -h         this help\n"
+		"  -h, --help this help\n"
 		"On a kernel without the series' tracepoint it falls back to the sched_waking\n"
 		"and sched_wakeup trace events and says which columns are missing.\n"
 		"Needs root (CAP_BPF, CAP_PERFMON) and tracefs events.\n"
@@ -135,8 +135,12 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	char why[256];
 	int opt, n = 0, st, ret = 0;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
 
-	while ((opt = getopt(argc, argv, "+p:c:C:jo:h")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:c:C:jo:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			f.tgid = number(optarg, "-p: want a PID, not", 1);
