@@ -571,7 +571,6 @@ static void test_all_reserved(void)
 	}
 }
 
-
 static void test_wakestat(int scenario, const char *name)
 {
 	const struct ws_counts *off = &ws_tally[scenario][0];
@@ -585,17 +584,19 @@ static void test_wakestat(int scenario, const char *name)
 		ksft_test_result_skip("%s: %s\n", name, ws_why);
 		return;
 	}
-	ksft_print_msg("%s: passed over: off %llu, on %llu (%.2f per placement); reserved fallback: off %llu, on %llu of %llu\n",
+	ksft_print_msg("%s: passed over: off %llu, on %llu (%.2f per placement); ",
 		       name, (unsigned long long)off->passed_sum,
 		       (unsigned long long)on->passed_sum,
-		       ws_mean(on->passed_sum, on->decided),
-		       (unsigned long long)off->branch[b],
-		       (unsigned long long)on->branch[b],
-		       (unsigned long long)on->decided);
-	ksft_print_msg("%s: scan length: off %.2f, on %.2f CPUs per placement; chosen CPU == CPU of the next switch-in: %.2f%% of %llu (band >= %.0f%%)\n",
+		       ws_mean(on->passed_sum, on->decided));
+	printf("reserved fallback: off %llu, on %llu of %llu\n",
+	       (unsigned long long)off->branch[b],
+	       (unsigned long long)on->branch[b],
+	       (unsigned long long)on->decided);
+	ksft_print_msg("%s: scan length: off %.2f, on %.2f CPUs per placement\n",
 		       name, ws_mean(off->scan_sum, off->decided),
-		       ws_mean(on->scan_sum, on->decided), pct(agree, n),
-		       (unsigned long long)n, WS_AGREE_PCT);
+		       ws_mean(on->scan_sum, on->decided));
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%)\n",
+		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT);
 	if (off->passed_sum || off->branch[b]) {
 		ksft_print_msg("%s: SIS_CACHE off, yet CPUs were passed over\n", name);
 		ok = false;
@@ -612,11 +613,12 @@ static void test_wakestat(int scenario, const char *name)
 		const struct ws_counts *c = &ws_tally[scenario][i];
 
 		if (c->outside[b] || c->inactive[b] || c->dropped || c->bad_size) {
-			ksft_print_msg("%s: reserved fallback outside the mask %llu, inactive %llu; dropped %llu, bad records %llu\n",
+			ksft_print_msg("%s: reserved fallback outside mask %llu, inactive %llu; ",
 				       name, (unsigned long long)c->outside[b],
-				       (unsigned long long)c->inactive[b],
-				       (unsigned long long)c->dropped,
-				       (unsigned long long)c->bad_size);
+				       (unsigned long long)c->inactive[b]);
+			printf("dropped %llu, bad records %llu\n",
+			       (unsigned long long)c->dropped,
+			       (unsigned long long)c->bad_size);
 			ok = false;
 		}
 	}

@@ -118,7 +118,6 @@ static void print_dist(const char *label, const struct dist *d)
 		       pct(d->on_idle, d->n));
 }
 
-
 /* The kernel's view of an arm, beside the user-space classification. */
 static void print_ws(const char *label, const struct dist *d)
 {
@@ -127,15 +126,17 @@ static void print_ws(const char *label, const struct dist *d)
 
 	if (!ws_on)
 		return;
-	ksft_print_msg("%-36s kernel: placed %llu (incl. warmup), cpu %5.1f  smt %5.1f  core %5.1f  llc %5.1f; sync-sibling %.1f%%, scan %.2f, chosen==ran %.1f%%\n",
+	ksft_print_msg("%-36s kernel n=%-4llu cpu %5.1f  smt %5.1f  core %5.1f  llc %5.1f",
 		       label, (unsigned long long)n,
 		       pct(c->rel_waker[WS_REL_SAME_CPU], n),
 		       pct(c->rel_waker[WS_REL_SMT], n),
 		       pct(c->rel_waker[WS_REL_LLC], n),
-		       pct(c->rel_waker[WS_REL_OTHER_LLC] + c->rel_waker[WS_REL_OTHER_NODE], n),
-		       pct(c->branch[WS_BR_SYNC_SIBLING], n),
-		       ws_mean(c->scan_sum, n),
-		       pct(c->agree, c->agree + c->disagree));
+		       pct(c->rel_waker[WS_REL_OTHER_LLC] +
+			   c->rel_waker[WS_REL_OTHER_NODE], n));
+	printf(" (incl. warmup); sync-sibling %.1f%%, scan %.2f, chosen==ran %.1f%%\n",
+	       pct(c->branch[WS_BR_SYNC_SIBLING], n),
+	       ws_mean(c->scan_sum, n),
+	       pct(c->agree, c->agree + c->disagree));
 }
 
 static double band(const struct dist *a, const struct dist *b, int cls)
@@ -490,7 +491,6 @@ static void test_affinity(enum pp_load load)
 			 !d[2].outside, "%s\n", name);
 }
 
-
 /*
  * What only the kernel side shows, per load over all its scenarios: the
  * sync-sibling branch never chosen with the feature off; with it on, only
@@ -512,19 +512,21 @@ static void test_wakestat(enum pp_load load, const char *why)
 		ksft_test_result_skip("%s: %s\n", name, why);
 		return;
 	}
-	ksft_print_msg("%s: sync-sibling chosen off %llu, on %llu of %llu placements (sync %llu, waker alone %llu, outside mask %llu, inactive %llu)\n",
+	ksft_print_msg("%s: sync-sibling chosen off %llu, on %llu of %llu placements ",
 		       name, (unsigned long long)off->branch[b],
 		       (unsigned long long)on->branch[b],
-		       (unsigned long long)on->decided,
-		       (unsigned long long)on->branch_sync[b],
-		       (unsigned long long)on->branch_alone[b],
-		       (unsigned long long)on->outside[b],
-		       (unsigned long long)on->inactive[b]);
-	ksft_print_msg("%s: chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%, band >= %.0f%%)\n",
+		       (unsigned long long)on->decided);
+	printf("(sync %llu, waker alone %llu, outside mask %llu, inactive %llu)\n",
+	       (unsigned long long)on->branch_sync[b],
+	       (unsigned long long)on->branch_alone[b],
+	       (unsigned long long)on->outside[b],
+	       (unsigned long long)on->inactive[b]);
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %llu of %llu (%.2f%%, band %.0f%%)\n",
 		       name, (unsigned long long)agree, (unsigned long long)n,
 		       pct(agree, n), WS_AGREE_PCT);
 	if (off->branch[b]) {
-		ksft_print_msg("%s: the sync-sibling branch fired with the feature off\n", name);
+		ksft_print_msg("%s: the sync-sibling branch fired with the feature off\n",
+			       name);
 		ok = false;
 	}
 	for (i = 0; i < 2; i++) {
@@ -533,7 +535,8 @@ static void test_wakestat(enum pp_load load, const char *why)
 		if (c->branch_sync[b] != c->branch[b] ||
 		    c->branch_alone[b] != c->branch[b] ||
 		    c->outside[b] || c->inactive[b]) {
-			ksft_print_msg("%s: the sync-sibling branch fired outside its gate\n", name);
+			ksft_print_msg("%s: the sync-sibling branch fired outside its gate\n",
+				       name);
 			ok = false;
 		}
 		if (c->dropped || c->bad_size) {
@@ -573,15 +576,16 @@ static void test_wakestat_gate(const char *why)
 		sync += c.branch_sync[i];
 		alone += c.branch_alone[i];
 	}
-	ksft_print_msg("%s: %llu placements: %llu async, %llu with the waker not alone; sync-sibling %llu (sync %llu, alone %llu, outside mask %llu, inactive %llu)\n",
+	ksft_print_msg("%s: %llu placements: %llu async, %llu with the waker not alone; ",
 		       name, (unsigned long long)c.decided,
 		       (unsigned long long)(c.decided - sync),
-		       (unsigned long long)(c.decided - alone),
-		       (unsigned long long)c.branch[b],
-		       (unsigned long long)c.branch_sync[b],
-		       (unsigned long long)c.branch_alone[b],
-		       (unsigned long long)c.outside[b],
-		       (unsigned long long)c.inactive[b]);
+		       (unsigned long long)(c.decided - alone));
+	printf("sync-sibling %llu (sync %llu, alone %llu, outside mask %llu, inactive %llu)\n",
+	       (unsigned long long)c.branch[b],
+	       (unsigned long long)c.branch_sync[b],
+	       (unsigned long long)c.branch_alone[b],
+	       (unsigned long long)c.outside[b],
+	       (unsigned long long)c.inactive[b]);
 	if (c.decided == sync || c.decided == alone) {
 		ksft_test_result_skip("%s: no async wakeup or no busy waker was placed\n", name);
 		return;
@@ -668,7 +672,7 @@ int main(int argc, char **argv)
 
 	kmsg = kmsg_open_end();
 
-	strcpy(wf.comm, PP_WAKEE_COMM);
+	memcpy(wf.comm, PP_WAKEE_COMM, sizeof(PP_WAKEE_COMM));
 	if (ws_trace_open(&ws_pp, &wf)) {
 		ws_why = ws_pp.why;
 	} else if (ws_pp.fallback) {

@@ -19,13 +19,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by user space before load. */
-const volatile __s32 targ_tgid;			/* 0: any */
-const volatile char targ_comm[WS_COMM_LEN];	/* "": any */
-const volatile __u64 targ_cgroup;		/* 0: any */
-const volatile struct ws_cpu_topo topo[WS_MAX_CPUS];
-
-/* Set by user space after attach. */
+/*
+ * Set by user space: the filters and the topology before load, fallback
+ * after attach.  Plain globals (.bss), read at run time.
+ */
+__s32 targ_tgid;			/* 0: any */
+char targ_comm[WS_COMM_LEN];		/* "": any */
+__u64 targ_cgroup;			/* 0: any */
+struct ws_cpu_topo topo[WS_MAX_CPUS];
 bool fallback;
 
 struct ws_task {

@@ -20,14 +20,15 @@
 #include <sys/wait.h>
 #include "wakestat_trace.h"
 
-static volatile sig_atomic_t stop_sig;
+/* Read after each nanosleep()/waitpid() call, which the compiler cannot see through. */
+static sig_atomic_t stop_sig;
 
 static void on_signal(int sig)
 {
 	stop_sig = sig;
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: wakestat [options] [interval [count]]\n"
@@ -147,8 +148,8 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			if (strlen(optarg) >= WS_COMM_LEN)
-				usage_error("-c: a command name has at most 15 characters, not", optarg);
-			strcpy(f.comm, optarg);
+				usage_error("-c: at most 15 characters, not", optarg);
+			memcpy(f.comm, optarg, strlen(optarg) + 1);
 			break;
 		case 'C':
 			cgroup_dir = optarg;
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
 			out_path = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
 			fprintf(stderr, "wakestat: bad option (see wakestat -h)\n");
@@ -193,10 +194,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (!json && t.fallback)
+		fprintf(out, "wakestat: no sched_select_task_rq_fair_tp: %s\n",
+			"falling back to sched_waking/sched_wakeup");
+	else if (!json)
+		fprintf(out, "wakestat: tracing sched_select_task_rq_fair_tp\n");
 	if (!json)
-		fprintf(out, "wakestat: %s; topology from %s; wakees: %s\n",
-			t.fallback ? "no sched_select_task_rq_fair_tp: falling back to sched_waking/sched_wakeup" :
-				     "tracing sched_select_task_rq_fair_tp",
+		fprintf(out, "wakestat: topology from %s; wakees: %s\n",
 			t.topo_source, describe(&f, cgroup_dir));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -207,7 +211,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prev = start;
-	t0 = tprev = now();
+	t0 = now();
+	tprev = t0;
 
 	if (optind < argc) {
 		child = fork();

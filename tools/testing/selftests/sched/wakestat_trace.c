@@ -4,6 +4,7 @@
  * skeleton, read the per-CPU counts, and report them as text or JSON.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -20,10 +21,9 @@
 
 #define NR_U64(s)	(sizeof(s) / sizeof(__u64))
 
-_Static_assert(sizeof(struct ws_counts) % sizeof(__u64) == 0,
-	       "ws_counts is summed as an array of __u64");
-_Static_assert(sizeof(struct ws_rec) == 72,
-	       "ws_rec mirrors struct sched_wake_stat");
+/* ws_counts is summed as an array of __u64; ws_rec mirrors sched_wake_stat. */
+static_assert(sizeof(struct ws_counts) % sizeof(__u64) == 0);
+static_assert(sizeof(struct ws_rec) == 72);
 
 static const char * const branch_names[WS_BR_KNOWN] = {
 	[WS_BR_UNKNOWN]		= "unknown",
@@ -70,6 +70,11 @@ const char *ws_rel_name(unsigned int r)
 }
 
 #ifndef WAKESTAT_MISSING
+#define HINT_LOAD \
+	"needs root or CAP_BPF and CAP_PERFMON, CONFIG_BPF_SYSCALL; libbpf says why above"
+#define HINT_EVENTS \
+	"needs CONFIG_FTRACE and tracefs, mounted at /sys/kernel/tracing"
+
 /* libbpf's warnings, not its debug chatter (or verifier logs on success). */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -115,10 +120,11 @@ static int set_topology(struct ws_trace *t)
 		return -1;
 	}
 	t->topo_source = topo->source;
-	ct = (struct ws_cpu_topo *)t->skel->rodata->topo;
+	ct = t->skel->bss->topo;
 	for (cpu = 0; cpu < WS_MAX_CPUS; cpu++) {
 		/* Offline CPUs: a core, LLC and node of their own. */
-		ct[cpu].core = ct[cpu].llc = cpu;
+		ct[cpu].core = cpu;
+		ct[cpu].llc = cpu;
 		ct[cpu].node = -1 - cpu;
 		if (cpu > topo->max_cpu || !CPU_ISSET(cpu, &topo->online))
 			continue;
@@ -140,18 +146,19 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 	if (t->nr_cpus <= 0)
 		return fail(t, "cannot count the possible CPUs");
 
-	s = t->skel = wakestat_bpf__open();
+	s = wakestat_bpf__open();
+	t->skel = s;
 	if (!s)
 		return fail(t, "cannot open the BPF object: %s", strerror(errno));
 	if (set_topology(t))
 		return -1;
-	s->rodata->targ_tgid = f->tgid;
-	memcpy((char *)s->rodata->targ_comm, f->comm, WS_COMM_LEN);
-	s->rodata->targ_cgroup = f->cgroup;
+	s->bss->targ_tgid = f->tgid;
+	memcpy(s->bss->targ_comm, f->comm, WS_COMM_LEN);
+	s->bss->targ_cgroup = f->cgroup;
 
 	if (wakestat_bpf__load(s))
-		return fail(t, "cannot load the BPF programs: %s (needs root or CAP_BPF and CAP_PERFMON, CONFIG_BPF_SYSCALL; libbpf says why above)",
-			    strerror(errno));
+		return fail(t, "cannot load the BPF programs: %s (%s)",
+			    strerror(errno), HINT_LOAD);
 
 	s->links.on_select = bpf_program__attach(s->progs.on_select);
 	if (!s->links.on_select) {
@@ -163,14 +170,15 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 		s->bss->fallback = true;
 		s->links.on_waking = bpf_program__attach(s->progs.on_waking);
 		if (!s->links.on_waking)
-			return fail(t, "no sched_select_task_rq_fair_tp, and cannot attach to the sched_waking trace event: %s (needs CONFIG_FTRACE and tracefs events)",
-				    strerror(errno));
+			return fail(t, "%s, and sched_waking: %s (%s)",
+				    "no sched_select_task_rq_fair_tp",
+				    strerror(errno), HINT_EVENTS);
 	}
 	s->links.on_wakeup = bpf_program__attach(s->progs.on_wakeup);
 	s->links.on_switch = bpf_program__attach(s->progs.on_switch);
 	if (!s->links.on_wakeup || !s->links.on_switch)
-		return fail(t, "cannot attach to the sched_wakeup and sched_switch trace events: %s (needs CONFIG_FTRACE and tracefs events)",
-			    strerror(errno));
+		return fail(t, "cannot attach to sched_wakeup and sched_switch: %s (%s)",
+			    strerror(errno), HINT_EVENTS);
 	return 0;
 }
 
@@ -232,7 +240,7 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 
 int ws_trace_read(struct ws_trace *t, struct ws_counts *sum)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 void ws_trace_close(struct ws_trace *t)
@@ -337,10 +345,11 @@ static void lat_text(FILE *f, const struct ws_counts *c)
 	__u64 pow2[WS_LOG2_SLOTS] = { 0 };
 	unsigned int s;
 
-	fprintf(f, "wake->run latency: n %llu, p50 %.1f us, p99 %.1f us, p99.9 %.1f us (bucket upper bounds, 1/8 octave)\n",
+	fprintf(f, "wake->run latency: n %llu, p50 %.1f us, p99 %.1f us, p99.9 %.1f us",
 		(unsigned long long)c->lat_n, ws_lat_quantile(c, 0.5) / 1e3,
 		ws_lat_quantile(c, 0.99) / 1e3,
 		ws_lat_quantile(c, 0.999) / 1e3);
+	fprintf(f, " (bucket upper bounds, 1/8 octave)\n");
 	if (!c->lat_n)
 		return;
 	/* Shown by powers of 2 of microseconds. */
@@ -365,12 +374,16 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 
 	fprintf(f, "== %s ==\n", title);
 	if (t->fallback)
-		fprintf(f, "wakeups: %llu (sched_wakeup; includes wakeups without a placement decision; missing: %s)\n",
-			(unsigned long long)n, WS_FALLBACK_MISSING);
+		fprintf(f, "wakeups: %llu (sched_wakeup, %s; missing: %s)\n",
+			(unsigned long long)n, "including wakeups without a decision",
+			WS_FALLBACK_MISSING);
 	else
-		fprintf(f, "wakeups placed by select_task_rq_fair(): %llu; without a placement decision: %llu fair (still queued incl. delayed dequeue, one allowed CPU, migration disabled), %llu other classes\n",
+		fprintf(f, "wakeups placed by %s: %llu; %s: %llu fair (%s), %llu other classes\n",
+			"select_task_rq_fair()",
 			(unsigned long long)n,
+			"without a placement decision",
 			(unsigned long long)c->undecided_fair,
+			"still queued incl. delayed dequeue, one allowed CPU, migration disabled",
 			(unsigned long long)c->undecided_other);
 	fprintf(f, "  %-12s %12s %7s %12s %7s\n", "placement", "vs waker", "%",
 		"vs prev", "%");
@@ -413,8 +426,9 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 	}
 	lat_text(f, c);
 	if (c->dropped || c->bad_size)
-		fprintf(f, "DROPPED: %llu wakeups without per-wakee state (LRU of %d full), %llu records of a size this wakestat does not know (want %zu)\n",
+		fprintf(f, "DROPPED: %llu wakeups without state (LRU of %d), %s %llu (%zu)\n",
 			(unsigned long long)c->dropped, WS_MAX_TASKS,
+			"records of a size this wakestat does not know:",
 			(unsigned long long)c->bad_size, sizeof(struct ws_rec));
 	else
 		fprintf(f, "dropped: 0\n");
