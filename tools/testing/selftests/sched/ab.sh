@@ -211,12 +211,15 @@ evidence() {	# dir run-dir...
 	done
 	echo
 	if [ ${#files[@]} = 0 ]; then
-		echo "kernel's placement decisions: not traced ($(cat "$1/ab/wakestat.txt" 2>/dev/null || echo "wakestat: no record"))"
+		f=$(cat "$1/ab/wakestat.txt" 2>/dev/null) || f="wakestat: no record"
+		echo "kernel's placement decisions: not traced ($f)"
 		return 0
 	fi
-	echo "kernel's placement decisions (wakestat: one traced run per arm and workload, not in the samples;"
+	echo "kernel's placement decisions (wakestat: one traced run per arm and workload,"
+	echo "not in the samples;"
 	echo "wakees: wakebench's own (pp-wakee), every wakee for other workloads):"
-	printf '  %-24s %-18s %8s %6s %6s %7s %9s  %s\n' workload arm placed migr% scan passed p99-us \
+	printf '  %-24s %-18s %8s %6s %6s %7s %9s  %s\n' \
+		workload arm placed migr% scan passed p99-us \
 		"top branches (% of placed)"
 	: > "$dir/wakestat.dat"
 	for f in "${files[@]}"; do
@@ -240,9 +243,11 @@ evidence() {	# dir run-dir...
 			b=${b#"${BASH_REMATCH[0]}"}
 		done
 		top=$(tr ';' '\n' <<<"$top" | sort -k2,2nr | head -3 |
-			awk -v n="$n" 'NF { printf "%s%s %.0f", s, $1, n ? 100 * $2 / n : 0; s = ", " }')
+			awk -v n="$n" 'NF { printf "%s%s %.0f", s, $1,
+				n ? 100 * $2 / n : 0; s = ", " }')
 		printf '  %-24s %-18s %8s %6s %6s %7s %9s  %s\n' "$wn" "$pre$arm" "$n" \
-			"$(awk -v m="${v[migrations]:-0}" -v n="$n" 'BEGIN { printf "%.1f", n ? 100 * m / n : 0 }')" \
+			"$(awk -v m="${v[migrations]:-0}" -v n="$n" \
+				'BEGIN { printf "%.1f", n ? 100 * m / n : 0 }')" \
 			"$(printf '%.2f' "${v[scan_mean]:-0}")" "${v[passed_sum]:-0}" \
 			"$(printf '%.1f' "${v[lat_p99_us]:-0}")" "${top:--}$src"
 		unset v
@@ -418,7 +423,9 @@ if [ -n "$dry" ]; then
 	if [ -n "$trace_cost" ]; then
 		echo "trace: arm traced runs each workload under wakestat (its cost)"
 	else
-		echo "trace: ${trace:+one traced run per arm and workload after the rounds}${trace:-none}"
+		t="none (--no-trace)"
+		[ -z "$trace" ] || t="one traced run per arm and workload, after the rounds"
+		echo "trace: $t"
 	fi
 	exit 0
 fi
@@ -436,7 +443,8 @@ for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 done
 if [ -n "$trace_cost" ]; then
 	[ -x "$here/wakestat" ] ||
-		die "--trace-cost: no wakestat next to $me (its build needs clang, bpftool, libbpf-dev)"
+		die "--trace-cost: no wakestat next to $me" \
+		    "(its build needs clang, bpftool, libbpf-dev)"
 	w=$("$here/wakestat" -- true 2>&1 >/dev/null) ||
 		die "--trace-cost: wakestat cannot run here: ${w#wakestat: }"
 fi
@@ -772,12 +780,15 @@ run_workload() {	# index perf-file [arm]
 trace_arms() {
 	local ws=$here/wakestat arm k wn f filt why
 	if [ -z "$trace" ]; then
-		echo "wakestat: not run (${trace_cost:+--trace-cost: }--no-trace)" > "$rawdir/wakestat.txt"
+		echo "wakestat: not run (${trace_cost:+--trace-cost: }--no-trace)" \
+			> "$rawdir/wakestat.txt"
 		return 0
 	fi
 	if [ ! -x "$ws" ]; then
-		log "no wakestat next to $me: no placement evidence (build needs clang, bpftool, libbpf-dev)"
-		echo "wakestat: not built (clang, bpftool or libbpf-dev missing)" > "$rawdir/wakestat.txt"
+		log "no wakestat next to $me: no placement evidence" \
+		    "(its build needs clang, bpftool, libbpf-dev)"
+		echo "wakestat: not built (clang, bpftool or libbpf-dev missing)" \
+			> "$rawdir/wakestat.txt"
 		return 0
 	fi
 	why=$("$ws" -- true 2>&1 >/dev/null)
@@ -804,10 +815,12 @@ trace_arms() {
 			RC=$?
 			wl_pid=
 			[ $RC = 0 ] || log "traced run of $wn, arm $arm: exit $RC (see $rawdir/log)"
-			{ echo "=== traced, arm $arm, $wn: exit $RC"; cat "$logs/cur"; } >> "$logs/traced.txt"
+			{ echo "=== traced, arm $arm, $wn: exit $RC"; cat "$logs/cur"; } \
+				>> "$logs/traced.txt"
 		done
 	done
-	echo "wakestat: one traced run per arm and workload, not in the samples" > "$rawdir/wakestat.txt"
+	echo "wakestat: one traced run per arm and workload, not in the samples" \
+		> "$rawdir/wakestat.txt"
 }
 
 now_ms

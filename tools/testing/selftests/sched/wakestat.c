@@ -81,6 +81,8 @@ static const char *describe(const struct ws_filter *f, const char *cgroup_dir)
 		len += snprintf(buf + len, sizeof(buf) - len, "comm %s ", f->comm);
 	if (f->cgroup)
 		snprintf(buf + len, sizeof(buf) - len, "cgroup %s", cgroup_dir);
+	if (len && !f->cgroup)
+		buf[len - 1] = '\0';
 	return len || f->cgroup ? buf : "all";
 }
 

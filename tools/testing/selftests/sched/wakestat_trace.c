@@ -75,11 +75,14 @@ const char *ws_rel_name(unsigned int r)
 #define HINT_EVENTS \
 	"needs CONFIG_FTRACE and tracefs, mounted at /sys/kernel/tracing"
 
+/* Set while attaching to the tracepoint a kernel may lack (then: fallback). */
+static bool libbpf_quiet;
+
 /* libbpf's warnings, not its debug chatter (or verifier logs on success). */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	if (level != LIBBPF_WARN)
+	if (level != LIBBPF_WARN || libbpf_quiet)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
@@ -160,7 +163,9 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 		return fail(t, "cannot load the BPF programs: %s (%s)",
 			    strerror(errno), HINT_LOAD);
 
+	libbpf_quiet = true;
 	s->links.on_select = bpf_program__attach(s->progs.on_select);
+	libbpf_quiet = false;
 	if (!s->links.on_select) {
 		if (errno != ENOENT)
 			return fail(t, "cannot attach to sched_select_task_rq_fair_tp: %s",
