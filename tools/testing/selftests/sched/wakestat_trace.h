@@ -57,9 +57,12 @@ const char *ws_rel_name(unsigned int r);
 /*
  * The placement selftests' band: the CPU select_task_rq_fair() chose is
  * the CPU of the wakee's next switch-in in at least this share of its
- * wakeups (a wakee can be moved before it runs, e.g. by load balancing).
+ * wakeups (a wakee can legitimately be moved before it runs, by load
+ * balancing or an affinity change).  TCG guests measured 99.95-100% per
+ * load and scenario over four boots (smt twice, llc2, flat; 2245-3958
+ * wakeups each); 98% leaves 40 times the largest disagreement seen.
  */
-#define WS_AGREE_PCT	90.0
+#define WS_AGREE_PCT	98.0
 
 void ws_report_text(FILE *f, const struct ws_trace *t,
 		    const struct ws_counts *c, const char *title);
