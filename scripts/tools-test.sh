@@ -182,32 +182,44 @@ else
 	fi
 fi
 
-# --- wakestat on the running kernel: its report (from the series'
-# tracepoint, or the fallback naming what it lacks), or a skip saying why.
+# --- wakestat on the running kernel, in a mount namespace of its own (the
+# host's mounts stay as they are): with tracefs mounted there it must
+# report (from the series' tracepoint, or the fallback naming what it
+# lacks); with an empty directory over tracefs and debugfs it must exit 4
+# and say why.
 if [ ! -x "$KS/wakestat" ]; then
 	ok "host-wakestat # SKIP wakestat not built (clang, bpftool, libbpf-dev)"
+	ok "host-wakestat-no-tracefs # SKIP wakestat not built (clang, bpftool, libbpf-dev)"
 elif [ "$(id -u)" != 0 ]; then
 	ok "host-wakestat # SKIP needs root"
+	ok "host-wakestat-no-tracefs # SKIP needs root"
 else
+	T=/sys/kernel/tracing
 	rc=0
-	"$KS/wakestat" -j -o "$tmp/ws.json" -- sh -c \
-		'i=0; while [ $i -lt 200 ]; do echo x | cat > /dev/null; i=$((i + 1)); done' \
-		2> "$tmp/ws.err" || rc=$?
-	case $rc in
-	0)	src=$(sed -n 's/.*"source":"\([^"]*\)".*/\1/p' "$tmp/ws.json")
-		w=$(sed -n 's/.*"wakeups":\([0-9]*\).*/\1/p' "$tmp/ws.json")
-		if [ "${w:-0}" -gt 0 ] && [ -n "$src" ]; then
-			ok "host-wakestat: $w wakeups traced from $src"
-		else
-			not_ok "host-wakestat: no wakeup counted: $(head -c 300 "$tmp/ws.json")"
-		fi ;;
-	4)	if grep -q "skip: " "$tmp/ws.err"; then
-			ok "host-wakestat # SKIP $(grep -m1 'skip: ' "$tmp/ws.err" | sed 's/.*skip: //')"
-		else
-			not_ok "host-wakestat: exit 4 without a reason: $(tail -2 "$tmp/ws.err")"
-		fi ;;
-	*)	not_ok "host-wakestat: exit $rc: $(tail -2 "$tmp/ws.err")" ;;
-	esac
+	unshare -m sh -c "mountpoint -q $T || mount -t tracefs nodev $T || exit 99
+		exec \"\$0\" -j -o \"\$1\" -- sh -c \
+			'i=0; while [ \$i -lt 200 ]; do echo x | cat > /dev/null; i=\$((i + 1)); done'" \
+		"$KS/wakestat" "$tmp/ws.json" 2> "$tmp/ws.err" || rc=$?
+	src=$(sed -n 's/.*"source":"\([^"]*\)".*/\1/p' "$tmp/ws.json" 2>/dev/null)
+	w=$(sed -n 's/.*"wakeups":\([0-9]*\).*/\1/p' "$tmp/ws.json" 2>/dev/null)
+	if [ $rc = 99 ]; then
+		not_ok "host-wakestat: cannot mount tracefs in a mount namespace: $(tail -1 "$tmp/ws.err")"
+	elif [ $rc != 0 ]; then
+		not_ok "host-wakestat: exit $rc: $(tail -2 "$tmp/ws.err")"
+	elif [ "${w:-0}" -gt 0 ] && [ -n "$src" ]; then
+		ok "host-wakestat: $w wakeups traced from $src"
+	else
+		not_ok "host-wakestat: no wakeup counted: $(head -c 300 "$tmp/ws.json")"
+	fi
+	rc=0
+	mkdir -p "$tmp/empty"
+	unshare -m sh -c "mount --bind \"\$1\" $T && mount --bind \"\$1\" /sys/kernel/debug || exit 99
+		exec \"\$0\" -- true" "$KS/wakestat" "$tmp/empty" 2> "$tmp/ws2.err" || rc=$?
+	if [ $rc = 4 ] && grep -q "wakestat: skip: .*tracefs" "$tmp/ws2.err"; then
+		ok "host-wakestat-no-tracefs: exit 4, $(grep -m1 'skip: ' "$tmp/ws2.err" | sed 's/.*skip: //')"
+	else
+		not_ok "host-wakestat-no-tracefs: exit $rc, want 4 with the reason: $(tail -2 "$tmp/ws2.err")"
+	fi
 fi
 
 # --- the kselftest config fragment (what 'make kselftest-merge' and CI
