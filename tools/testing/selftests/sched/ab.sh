@@ -540,7 +540,8 @@ restore() {
 	[ -z "$wl_pid" ] || stop_workload
 	declare -F flush >/dev/null && flush
 	if [ -n "$logs" ] && [ -d "$logs" ]; then
-		mkdir -p "$rawdir/log" && cp "$logs"/round-* "$logs"/traced.txt "$rawdir/log/" 2>/dev/null
+		mkdir -p "$rawdir/log" &&
+			cp "$logs"/round-* "$logs"/traced.txt "$rawdir/log/" 2>/dev/null
 		rm -rf "$logs"
 	fi
 	for f in "${!all_feats[@]}"; do
