@@ -326,3 +326,230 @@ int stats_runs_needed(const double *x, int nx, const double *y, int ny)
 		return 2;
 	return n > INT_MAX ? INT_MAX : (int)n;
 }
+
+double stats_mann_whitney_min_p(int nx, int ny)
+{
+	double c = 1;
+	int i;
+
+	/* choose(nx + ny, nx) as a product of ratios: stays accurate */
+	for (i = 1; i <= nx; i++)
+		c = c * (ny + i) / i;
+	return fmin(1, 2 / c);
+}
+
+double stats_signed_rank_min_p(int n)
+{
+	return fmin(1, 2 / pow(2, n));
+}
+
+/*
+ * Null distribution of the signed-rank statistic V for n differences:
+ * c[k], k = 0 .. n (n + 1) / 2, the number of the 2^n sign patterns with
+ * V = k, built up rank by rank as R's csignrank():
+ *
+ *	c_j(k) = c_{j-1}(k) + c_{j-1}(k - j)
+ *
+ * Doubles hold the counts up to n = 1000 (2^1000 < DBL_MAX); only sums of
+ * positive counts are formed.  NULL if out of memory.
+ */
+static double *signrank_counts(int n)
+{
+	int m = n * (n + 1) / 2, j, k;
+	double *c = calloc((size_t)m + 1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (j = 1; j <= n; j++)
+		for (k = j * (j + 1) / 2; k >= j; k--)
+			c[k] += c[k - j];
+	return c;
+}
+
+/* Ranks of |d[i]| into r[] (midranks for ties); returns sum (t^3 - t). */
+static double abs_ranks(const double *d, int n, double *r)
+{
+	struct mw_obs *o = malloc((size_t)n * sizeof(*o));
+	double ties = 0;
+	int i, j, k, t;
+
+	if (!o)
+		return NAN;
+	for (i = 0; i < n; i++)
+		o[i] = (struct mw_obs){ fabs(d[i]), d[i] > 0 };
+	qsort(o, n, sizeof(*o), cmp_obs);
+	/* r[] in sorted order is all the caller needs: ranks and signs */
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && o[j].v == o[i].v; j++)
+			;
+		t = j - i;
+		for (k = i; k < j; k++)
+			r[k] = o[k].in_x ? (i + 1 + j) / 2.0 : -(i + 1 + j) / 2.0;
+		ties += (double)t * t * t - t;
+	}
+	free(o);
+	return ties;
+}
+
+/* The test's p-value and V from the nz non-zero differences nzd[]. */
+static int signed_rank_p(const double *nzd, int nz, struct stats_sr *out)
+{
+	double *r = malloc(((size_t)nz + 1) * sizeof(*r)), *c, ties, z, sigma;
+	double lower = 0, upper = 0, total = 0, corr;
+	int i, m = nz * (nz + 1) / 2;
+
+	if (!r)
+		return -ENOMEM;
+	ties = abs_ranks(nzd, nz, r);
+	if (isnan(ties)) {
+		free(r);
+		return -ENOMEM;
+	}
+	out->v = 0;
+	for (i = 0; i < nz; i++)
+		if (r[i] > 0)
+			out->v += r[i];
+	free(r);
+	if (!nz) {
+		/* every difference is 0: no evidence of any */
+		out->p = 1;
+		out->exact = false;
+		return 0;
+	}
+	out->exact = nz < 50 && !ties && nz == out->n;
+	if (out->exact) {
+		c = signrank_counts(nz);
+		if (!c)
+			return -ENOMEM;
+		for (i = 0; i <= m; i++) {
+			total += c[i];
+			if (i <= out->v)
+				lower += c[i];
+			if (i >= out->v)
+				upper += c[i];
+		}
+		free(c);
+		out->p = fmin(1, 2 * (out->v > m / 2.0 ? upper : lower) / total);
+		return 0;
+	}
+	/* as R: tie-corrected variance, continuity correction of 0.5 */
+	z = out->v - m / 2.0;
+	sigma = sqrt(nz * (nz + 1.0) * (2 * nz + 1) / 24 - ties / 48);
+	if (!(sigma > 0)) {
+		out->p = 1;
+		return 0;
+	}
+	corr = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
+	out->p = erfc(fabs((z - corr) / sigma) / M_SQRT2);
+	return 0;
+}
+
+/*
+ * Rank qu (1-based) of the lower bound among the sorted Walsh averages and
+ * the achieved alpha, as R: qu = qsignrank(alpha / 2, n), at least 1.
+ */
+static int signed_rank_ci_rank(int n, double alpha, int *qu, double *achieved)
+{
+	/* R's qnorm(1 - alpha / 2) is not in C: invert erfc by bisection */
+	double *c, total = 0, cum = 0, lo = 0, hi = 40, zq, s;
+	int m = n * (n + 1) / 2, k;
+
+	if (n > 1000) {
+		while (hi - lo > 1e-12) {
+			zq = (lo + hi) / 2;
+			if (erfc(zq / M_SQRT2) > alpha)
+				lo = zq;
+			else
+				hi = zq;
+		}
+		s = sqrt(n * (n + 1.0) * (2 * n + 1) / 24);
+		k = (int)floor(m / 2.0 - lo * s);
+		*qu = k < 1 ? 1 : k;
+		*achieved = alpha;
+		return 0;
+	}
+	c = signrank_counts(n);
+	if (!c)
+		return -ENOMEM;
+	for (k = 0; k <= m; k++)
+		total += c[k];
+	for (k = 0; k <= m; k++) {
+		cum += c[k];
+		if (cum / total >= alpha / 2)
+			break;
+	}
+	*qu = k ? k : 1;
+	/* 2 P(V <= qu - 1) */
+	for (k = 0, cum = 0; k < *qu; k++)
+		cum += c[k];
+	*achieved = fmin(1, 2 * cum / total);
+	free(c);
+	return 0;
+}
+
+int stats_signed_rank(const double *d, int n, double level,
+		      struct stats_sr *out)
+{
+	size_t m = (size_t)n * (n + 1) / 2, k = 0;
+	double *w, *nzd, achieved;
+	int i, j, nz = 0, qu, ret;
+
+	*out = (struct stats_sr){ .n = n, .v = NAN, .p = NAN, .est = NAN,
+				  .lo = NAN, .hi = NAN, .level = NAN };
+	if (n < 1 || !(level > 0 && level < 1))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return -EINVAL;
+	nzd = malloc((size_t)n * sizeof(*nzd));
+	w = malloc(m * sizeof(*w));
+	if (!nzd || !w) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (d[i] != 0)
+			nzd[nz++] = d[i];
+	out->nz = nz;
+	ret = signed_rank_p(nzd, nz, out);
+	if (ret)
+		goto out;
+
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	qsort(w, m, sizeof(*w), cmp_double);
+	out->est = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
+	ret = signed_rank_ci_rank(n, 1 - level, &qu, &achieved);
+	if (ret)
+		goto out;
+	/* R: c(diffs[qu], diffs[ql + 1]), ql = m - qu, 1-based */
+	out->lo = w[qu - 1];
+	out->hi = w[m - qu];
+	out->level = 1 - achieved;
+out:
+	free(nzd);
+	free(w);
+	return ret;
+}
+
+int stats_pairs_needed(const double *d, int n)
+{
+	/* R's qnorm(0.975) and qnorm(0.8), to 17 digits */
+	const double z_a = 1.9599639845400536, z_b = 0.84162123357291441;
+	double med, sd, k;
+
+	if (n < 2)
+		return -EINVAL;
+	med = stats_median(d, n);
+	if (isnan(med))
+		return -ENOMEM;
+	if (med == 0)
+		return -1;
+	sd = stats_sd(d, n);
+	k = ceil((z_a + z_b) * (z_a + z_b) * sd * sd / (med * med) * M_PI / 3);
+	if (k < 2)
+		return 2;
+	return k > INT_MAX ? INT_MAX : (int)k;
+}

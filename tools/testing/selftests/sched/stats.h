@@ -83,4 +83,58 @@ int stats_boot_ratio_ci(const double *x, int nx, const double *y, int ny,
  */
 int stats_runs_needed(const double *x, int nx, const double *y, int ny);
 
+
+/*
+ * Smallest two-sided p-value the exact Mann-Whitney test can give with nx
+ * and ny samples and no ties, 2 / choose(nx + ny, nx), at most 1.
+ */
+double stats_mann_whitney_min_p(int nx, int ny);
+
+/* Result of a two-sided Wilcoxon signed-rank test with its estimate. */
+struct stats_sr {
+	int n;		/* differences given */
+	int nz;		/* of them not 0: the test's n */
+	double v;	/* R's V: rank sum of the positive differences */
+	double p;	/* two-sided p-value */
+	bool exact;	/* p from the exact null distribution */
+	double est;	/* Hodges-Lehmann: median of the Walsh averages */
+	double lo, hi;	/* confidence interval of the pseudo-median */
+	double level;	/* its achieved confidence level */
+};
+
+/*
+ * Two-sided Wilcoxon signed-rank test of d[0..n-1] against 0, as R's
+ * wilcox.test(d, conf.int = TRUE, conf.level = level) (d: the paired
+ * differences, x - y): zeros are dropped from the test; exact p-value when
+ * fewer than 50 remain and there are neither ties nor zeros, else the
+ * normal approximation with tie and continuity correction.  The estimate
+ * is the median of the n (n + 1) / 2 Walsh averages (d[i] + d[j]) / 2,
+ * i <= j, and the interval the order statistics of those at the exact null
+ * distribution's quantiles (Bauer 1972), which is R's interval whenever R
+ * computes it exactly; with ties or zeros R searches a root of the normal
+ * approximation instead (here the interval stays distribution-free and
+ * slightly conservative), and with n > 1000 the quantile is the normal
+ * approximation's.  When `level` cannot be reached with n differences, the
+ * interval is the widest one, [min d, max d], and out->level says what it
+ * achieves.  Returns 0, -EINVAL if n < 1, level is not in (0, 1) or a value
+ * is not finite, -ENOMEM if out of memory.
+ */
+int stats_signed_rank(const double *d, int n, double level,
+		      struct stats_sr *out);
+
+/*
+ * Smallest two-sided p-value the exact signed-rank test can give with n
+ * differences, none 0 and no ties: 2 / 2^n, at most 1.
+ */
+double stats_signed_rank_min_p(int n);
+
+/*
+ * Pairs needed for a two-sided signed-rank test at alpha 0.05 with power
+ * 0.8 to detect the observed median of the differences d[0..n-1], given
+ * their standard deviation: the paired z test's n, (z_a + z_b)^2 sd^2 /
+ * median^2, over the signed-rank test's asymptotic relative efficiency 3 /
+ * pi; at least 2.  -1 if the median is 0, -EINVAL if n < 2.
+ */
+int stats_pairs_needed(const double *d, int n);
+
 #endif /* __STATS_H */

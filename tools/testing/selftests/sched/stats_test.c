@@ -432,6 +432,167 @@ static bool test_edge_cases(void)
 	return ok;
 }
 
+/* Paired log-ratios: 12 rounds, no ties, no zeros. */
+/*
+ * R: pd1 <- c(0.012, -0.004, 0.021, 0.008, 0.015, -0.002, 0.030, 0.011,
+ *             0.006, 0.019, -0.009, 0.014)
+ */
+static const double pd1[] = {
+	0.012, -0.004, 0.021, 0.008, 0.015, -0.002, 0.030, 0.011, 0.006,
+	0.019, -0.009, 0.014,
+};
+
+/* Ties and two zeros. */
+/* R: pd3 <- c(0.01, 0.01, 0, -0.02, 0.03, 0.01, 0, 0.05, -0.01, 0.02) */
+static const double pd3[] = {
+	0.01, 0.01, 0, -0.02, 0.03, 0.01, 0, 0.05, -0.01, 0.02,
+};
+
+/*
+ * R's Walsh averages, sorted, for the interval's order statistics:
+ * R: wa <- function(d) { dd <- outer(d, d, "+")
+ * R:                     sort(dd[!lower.tri(dd)] / 2) }
+ */
+
+static bool check_sr(const char *what, const double *d, int n, double level,
+		     double v, double p, bool exact, double est, double lo,
+		     double hi, double achieved)
+{
+	struct stats_sr s;
+	bool ok;
+
+	if (!same_int(what, stats_signed_rank(d, n, level, &s), 0))
+		return false;
+	ok = near(what, s.v, v, REL, true);
+	ok &= near(what, s.p, p, REL, true);
+	ok &= same_int(what, s.exact, exact);
+	ok &= near(what, s.est, est, REL, true);
+	ok &= near(what, s.lo, lo, REL, true);
+	ok &= near(what, s.hi, hi, REL, true);
+	ok &= near(what, s.level, achieved, REL, true);
+	return ok;
+}
+
+static bool test_sr_exact(void)
+{
+	double neg[ARRAY_SIZE(pd1)];
+	unsigned int i;
+	bool ok;
+
+	/*
+	 * R: w <- wilcox.test(pd1, conf.int = TRUE)
+	 * R: c(w$statistic, w$p.value, w$conf.int, w$estimate)
+	 * R: 1 - 2 * psignrank(qsignrank(0.025, 12) - 1, 12)
+	 */
+	ok = check_sr("SR pd1", pd1, 12, 0.95, 70, 0.0122070312500000087,
+		      true, 0.0104999999999999989, 0.0025000000000000005,
+		      0.0175000000000000017, 0.95751953125);
+	for (i = 0; i < ARRAY_SIZE(pd1); i++)
+		neg[i] = -pd1[i];
+	/* R: w <- wilcox.test(-pd1, conf.int = TRUE); as above */
+	ok &= check_sr("SR -pd1", neg, 12, 0.95, 8, 0.0122070312500000087,
+		       true, -0.0104999999999999989, -0.0175000000000000017,
+		       -0.0025000000000000005, 0.95751953125);
+	/*
+	 * R: w <- wilcox.test(pd1, conf.int = TRUE, conf.level = 0.9)
+	 * R: c(w$conf.int)
+	 * R: 1 - 2 * psignrank(qsignrank(0.05, 12) - 1, 12)
+	 */
+	ok &= check_sr("SR pd1 90%", pd1, 12, 0.9, 70, 0.0122070312500000087,
+		       true, 0.0104999999999999989, 0.0040000000000000001,
+		       0.016, 0.90771484375);
+	return ok;
+}
+
+static bool test_sr_small(void)
+{
+	double pt[ARRAY_SIZE(tx)];
+	unsigned int i;
+	bool ok;
+
+	/*
+	 * The tester's five runs as pairs: 95% is out of reach with 5, the
+	 * widest interval achieves 1 - 2 / 2^5 (R keeps printing 0.95 there).
+	 * R: pt <- log(ty / tx)
+	 * R: w <- wilcox.test(pt, conf.int = TRUE)
+	 * R: c(w$statistic, w$p.value, w$conf.int, w$estimate)
+	 */
+	for (i = 0; i < ARRAY_SIZE(tx); i++)
+		pt[i] = log(ty[i] / tx[i]);
+	ok = check_sr("SR tester", pt, 5, 0.95, 9, 0.8125, true,
+		      0.017432277763829912, -0.066691374498672282,
+		      0.055862357372653368, 0.9375);
+	/* R: 2 / 2^12; 2 / choose(10, 5); 2 / choose(98, 49) */
+	ok &= near("SR min p 12", stats_signed_rank_min_p(12), 0.00048828125,
+		   REL, true);
+	ok &= near("SR min p 1", stats_signed_rank_min_p(1), 1, REL, true);
+	ok &= near("MW min p 5 5", stats_mann_whitney_min_p(5, 5),
+		   0.0079365079365079361, REL, true);
+	ok &= near("MW min p 49 49", stats_mann_whitney_min_p(49, 49),
+		   7.8500291929632906e-29, REL, true);
+	return ok;
+}
+
+static bool test_sr_ties(void)
+{
+	double d[60];
+	int i;
+
+	/*
+	 * Ties and zeros: the normal approximation, as R; the interval from
+	 * the exact quantiles (R: a root search, not compared).
+	 * R: w <- wilcox.test(pd3, conf.int = TRUE)
+	 * R: c(w$statistic, w$p.value)
+	 * R: median(wa(pd3)); q <- qsignrank(0.025, 10)
+	 * R: c(wa(pd3)[q], wa(pd3)[55 - q + 1], 1 - 2 * psignrank(q - 1, 10))
+	 */
+	if (!check_sr("SR pd3", pd3, 10, 0.95, 28, 0.1774752705962329702,
+		      false, 0.01, -0.0050000000000000001,
+		      0.0250000000000000014, 0.951171875))
+		return false;
+	/*
+	 * n >= 50: R's p is the normal approximation.
+	 * R: pd4 <- 0.01 + 0.02 * sin(1:60)
+	 * R: w <- wilcox.test(pd4, conf.int = TRUE)
+	 * R: c(w$statistic, w$p.value)
+	 * R: median(wa(pd4)); q <- qsignrank(0.025, 60)
+	 * R: c(wa(pd4)[q], wa(pd4)[1830 - q + 1], 1 - 2 * psignrank(q - 1, 60))
+	 */
+	for (i = 0; i < 60; i++)
+		d[i] = 0.01 + 0.02 * sin(i + 1);
+	return check_sr("SR pd4", d, 60, 0.95, 1510, 1.2061513296175717e-05,
+			false, 0.010295427714850463, 0.0071173319251067024,
+			0.0141980301040406792, 1 - 0.049281505984361339);
+}
+
+static bool test_sr_edge(void)
+{
+	static const double zeros[] = { 0, 0, 0 }, one[] = { 0.5 };
+	static const double bad[] = { 0.1, NAN };
+	struct stats_sr s;
+	bool ok;
+
+	/* all zero: no evidence, p 1, the interval [0, 0] */
+	ok = same_int("SR zeros", stats_signed_rank(zeros, 3, 0.95, &s), 0);
+	ok &= near("SR zeros p", s.p, 1, 0, false);
+	ok &= near("SR zeros est", s.est, 0, 0, false);
+	ok &= same_int("SR zeros nz", s.nz, 0);
+	ok &= same_int("SR one", stats_signed_rank(one, 1, 0.95, &s), 0);
+	ok &= near("SR one p", s.p, 1, 0, false);
+	ok &= near("SR one level", s.level, 0, 0, false);
+	ok &= same_int("SR n 0", stats_signed_rank(one, 0, 0.95, &s), -EINVAL);
+	ok &= same_int("SR level 1", stats_signed_rank(one, 1, 1, &s), -EINVAL);
+	ok &= same_int("SR NaN", stats_signed_rank(bad, 2, 0.95, &s), -EINVAL);
+	/*
+	 * R: ceiling((qnorm(0.975) + qnorm(0.8))^2 * var(pd1) /
+	 * R:         median(pd1)^2 * pi / 3)
+	 */
+	ok &= same_int("pairs pd1", stats_pairs_needed(pd1, 12), 8);
+	ok &= same_int("pairs zeros", stats_pairs_needed(zeros, 3), -1);
+	ok &= same_int("pairs n 1", stats_pairs_needed(one, 1), -EINVAL);
+	return ok;
+}
+
 static bool is_nan(const char *what, double got)
 {
 	if (isnan(got))
@@ -1054,6 +1215,10 @@ static const struct {
 	T(test_boot_vs_r, "bootstrap CI of the ratio of medians vs R"),
 	T(test_boot_determinism, "bootstrap determinism and constant data"),
 	T(test_runs_needed, "runs needed"),
+	T(test_sr_exact, "signed-rank exact, Hodges-Lehmann CI"),
+	T(test_sr_small, "signed-rank with 5 pairs, smallest attainable p"),
+	T(test_sr_ties, "signed-rank normal approximation, ties, zeros, large n"),
+	T(test_sr_edge, "signed-rank edge cases, pairs needed"),
 	T(test_edge_cases, "edge cases"),
 	T(test_quantile_bad_q, "quantile with q NaN or outside [0, 1]"),
 	T(test_mw_nan, "Mann-Whitney with NaN input terminates"),
