@@ -32,13 +32,21 @@
 #                 the first is the base of the comparisons
 #   --aa          A/A run: two arms that switch no feature (needs no
 #                 writable sched/features)
+#   --power K,... power check: arms base and work+Kpct (K percent, e.g.
+#                 1,2,5,10,20), no feature switched: wakebench's rr loads
+#                 with a busy loop per round trip of K% of base's median op
+#                 time, measured in this boot before the rounds; no traced run
 #   -w SPEC       extra workload NAME|lower-or-higher|REGEX|COMMAND: the first
 #                 group of the extended REGEX in COMMAND's output is the
 #                 sample (repeatable)
-#   -r ROUNDS     measured rounds (default 5)
+#   -r ROUNDS     measured rounds (default: the fewest with which a paired
+#                 verdict can reach "different" after Holm over all the
+#                 comparisons, plus one: 12 for the default matrix's 27)
 #   -W ROUNDS     warm-up rounds, discarded (default 1)
 #   -d SECONDS    duration of one wakebench run (default 2)
 #   -s SEED       arm order and bootstrap seed (default random, recorded)
+#   --margin M    "equivalent" when the paired 95% CI of the change lies
+#                 within +-M percent (default 1)
 #   --no-trace    no traced run: by default each workload runs once more per
 #                 arm under wakestat (next to ab.sh), outside the samples, and
 #                 the report shows the kernel's placement decisions per arm
@@ -80,12 +88,12 @@ bad() { echo "$me: $*" >&2; echo "$me: see '$me -h'" >&2; exit 2; }
 WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
-arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=5 warmup=1 duration=2 seed=
+arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power=
 out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 trace_cost=
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
-	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source)
+	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|--margin|--power)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in
 		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
@@ -93,6 +101,7 @@ while [ $# -gt 0 ]; do
 		-W) warmup=$2 ;; -d) duration=$2 ;; -s) seed=$2 ;; -o) out=$2 ;;
 		--recheck) recheck=$2 ;; --base) base_arm=$2 ;; --raw) raw=$2 ;;
 		--label) label=$2 ;; --source) source=$2 ;;
+		--margin) margin=$2 ;; --power) power=$2 arms= trace= ;;
 		esac
 		shift 2 ;;
 	--aa) arms=A=,B=; shift ;;
@@ -126,10 +135,9 @@ report() {
 	# Merge: rounds numbered across runs, arms LABEL:ARM with several kernels.
 	: > "$csv.new"
 	for d in "${runs[@]}"; do
-		b=$((b + 1))
 		k=${d##*/}
 		k=${k%-*}
-		max=$(awk -F, -v OFS=, -v b="$b" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
+		max=$(awk -F, -v OFS=, -v b="${d##*/}" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
 			-v hdr="$([ -s "$csv.new" ] && echo 0 || echo 1)" -v out="$csv.new" '
 			NR == 1 { if (hdr) print "boot," $0 > out; next }
 			{ if ($1 > mx) mx = $1; $1 = off + $1
@@ -158,15 +166,15 @@ report() {
 	seed_r=$(sed -n 's/^seed: //p' "${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
 	accel=$(sed -n 's/^accelerator: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
 	case $accel in
-	kvm*)	label_t="accelerator: kvm" short=kvm ;;
+	kvm*)	label_t="accelerator: kvm" short="KVM, wall-clock" ;;
 	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness,"
 		label_t+=" not the effect of the features on real hardware"
-		short="EMULATED, TCG" ;;
+		short="TCG (emulated), wall-clock" ;;
 	*)	label_t=$(sed -n 's/^where: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
-		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short=host ;;
+		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short="host, wall-clock" ;;
 	esac
-	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" \
-		-j "$dir/comparisons.json" "$csv" > "$dir/table.txt" ||
+	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" -m "$margin" \
+		-j "$dir/comparisons.json" -p "$dir/pairs.txt" "$csv" > "$dir/table.txt" ||
 		die "abstat failed on $csv"
 	if cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | grep -q .; then
 		{
@@ -179,8 +187,9 @@ report() {
 	cp "${runs[0]}/ab/environment.txt" "$dir/environment.txt" 2>/dev/null
 
 	if command -v gnuplot >/dev/null; then
-		plots "$dir" "$short"
+		plots "$dir" "$short" "$order"
 		evidence_plots "$dir" "$short"
+		render "$dir"
 	else
 		log "gnuplot missing: no plots (Debian: apt-get install gnuplot-nox)"
 	fi
@@ -287,34 +296,123 @@ evidence_plots() {	# dir short-label
 	done
 }
 
-# Per-arm distributions and per-round drift, one page per workload.
-plots() {	# dir short-label
-	local dir=$1 w f csv=$1/samples.csv
+# The metric and unit of workload $1, for axis labels.
+unit_of() {
+	case $1 in
+	*stream*) echo "throughput (MB/s)" ;;
+	wakelat*) echo "p99 wake-up latency (us)" ;;
+	pipe*|tcp_rr*|udp_rr*) echo "round trip (us)" ;;
+	hackbench*) echo "hackbench time (s)" ;;
+	perfpipe*) echo "perf bench sched pipe (us/op)" ;;
+	*) echo "value" ;;
+	esac
+}
+
+# Per workload, three panels in the arms' order (base first, one colour
+# per arm everywhere): each arm's samples as points over a box (median,
+# quartiles); each arm's paired ratio to base with its 95% CI, the "no
+# change" line and the +-margin band; the per-round (per-slot) ratios.
+# SVG, and PNG beside it (rsvg-convert, which also checks that it renders).
+plots() {	# dir short-label order
+	local dir=$1 w f csv=$1/samples.csv order=$3 kern topo n dirn inc
+	local arms_s=${order//,/ }
 	mkdir -p "$dir/plots"
+	kern=$(cut -d, -f1 "$csv" | sed 1d | sed 's/-[0-9]*$//' | sort -u | tr '\n' ' ')
+	topo=$(sed -n 's/^topology: \([^ ]*\).*/\1/p' "$dir"/*/run.txt 2>/dev/null | sort -u | tr '\n' ' ')
 	for w in $(awk -F, 'NR > 1 && !$3 { print $6 }' "$csv" | sort -u); do
 		f=$dir/plots/${w//[^A-Za-z0-9_.@-]/_}
-		awk -F, -v w="$w" 'NR > 1 && $6 == w && !$3 { print $5, $2, $8 }' "$csv" > "$f.dat"
-		gnuplot 2>/dev/null <<-EOF || log "gnuplot failed for $w"
-			set terminal svg size 1000,420 dynamic
+		# samples: arm index, value; pairs: arm index, unit, ratio
+		awk -F, -v w="$w" -v o="$order" 'BEGIN { n = split(o, a, ",")
+			for (i = 1; i <= n; i++) idx[a[i]] = i }
+			NR > 1 && $6 == w && !$3 && ($5 in idx) { print idx[$5], $8 }' \
+			"$csv" > "$f.dat"
+		awk -v w="$w" -v o="$order" 'BEGIN { n = split(o, a, ",")
+			for (i = 1; i <= n; i++) idx[a[i]] = i }
+			$1 == "pair" && $2 == w { print idx[$3], $4, $5 > "'"$f"'.pairs" }
+			$1 == "ci" && $2 == w { print idx[$3], $4, $5, $6, $7 > "'"$f"'.ci" }' \
+			"$dir/pairs.txt"
+		[ -s "$f.dat" ] || continue
+		n=$(awk '$1 == 1' "$f.dat" | wc -l)
+		# integer round ticks, at most about 20
+		inc=$(awk '{ if ($2 > m) m = $2 } END { print int(m / 12) + 1 }' "$f.pairs" 2>/dev/null)
+		dirn=$(awk -F, -v w="$w" 'NR > 1 && $6 == w { print $7; exit }' "$csv")
+		touch "$f.pairs" "$f.ci"
+		gnuplot 2>"$f.err" <<-EOF || log "gnuplot failed for $w (see $f.err)"
+			set terminal svg size 1260,460 dynamic font 'sans,11'
 			set output '$f.svg'
-			set multiplot layout 1,2 title '$w ($2)' noenhanced
-			arms = system("cut -d' ' -f1 '$f.dat' | awk '!s[\$0]++'")
-			set title 'distribution per arm' noenhanced
-			set xtics rotate by -30 noenhanced
-			set ylabel 'value'
-			plot for [i=1:words(arms)] '$f.dat' \\
-				using (i + 0.15 * (rand(0) - 0.5)):\\
-				(strcol(1) eq word(arms, i) ? \$3 : 1/0):xtic(word(arms, i)) \\
-				with points pt 7 ps 0.5 title word(arms, i) noenhanced
-			set title 'per round (drift)' noenhanced
-			set xlabel 'round'
-			set xtics norotate
-			plot for [i=1:words(arms)] '$f.dat' \\
-				using (strcol(1) eq word(arms, i) ? \$2 : 1/0):3 \\
-				with linespoints title word(arms, i) noenhanced
+			arms = '$arms_s'
+			A = words(arms)
+			set multiplot layout 1,3 title sprintf('%s: kernel %s, preset %s, %s, n = %d per arm', \\
+				'$w', '${kern% }', '${topo% }', '$2', $n) noenhanced
+			set xrange [0.4:A + 0.6]
+			set xtics () rotate by -25 noenhanced
+			do for [i=1:A] { set xtics add (word(arms, i) i) }
+			set grid ytics
+			set key off
+			set title 'samples per arm (box: quartiles, line: median)' noenhanced
+			set ylabel '$(unit_of "$w"), $dirn is better' noenhanced
+			set style fill transparent solid 0.25
+			set style boxplot nooutliers
+			set boxwidth 0.5
+			plot for [i=1:A] '$f.dat' using (i):(\$1 == i ? \$2 : 1/0) with boxplot lc i, \\
+				'$f.dat' using (\$1 + 0.3 * (rand(0) - 0.5)):2:1 with points pt 7 ps 0.45 lc variable
+			set title 'paired change vs base: estimate, 95% CI' noenhanced
+			set ylabel 'arm / base (1: no change)' noenhanced
+			set yrange [*:*]
+			set label 1 'band: +-$margin% (equivalent)' at graph 0.02, graph 0.04 noenhanced
+			plot '+' using 1:(1 - $margin / 100.0):(1 + $margin / 100.0) with filledcurves \\
+					fc rgb '#e4e4e4' fs solid 1.0, \\
+				1 with lines lc rgb 'black', \\
+				'$f.ci' using 1:2:3:4:1 with yerrorbars pt 7 ps 0.8 lc variable, \\
+				'$f.ci' using 1:4:5 with labels offset 0,0.8 noenhanced
+			unset label 1
+			set title 'paired ratio per round (per boot slot: kernels)' noenhanced
+			set xlabel 'round' noenhanced
+			set xrange [*:*]
+			set xtics norotate $inc format '%.0f'
+			set key outside bottom center horizontal noenhanced
+			plot 1 with lines lc rgb 'black' notitle, \\
+				for [i=2:A] '$f.pairs' using (\$1 == i ? \$2 : 1/0):3 \\
+				with linespoints pt 7 ps 0.5 lc i title word(arms, i)
 			unset multiplot
 		EOF
+		[ -s "$f.err" ] || rm -f "$f.err"
 	done
+}
+
+# PNG beside each SVG (rsvg-convert: a plot that does not render is an
+# error), and report.html: the table and every plot inline, no external
+# file.
+render() {	# dir
+	local dir=$1 f bad=0 title
+	if command -v rsvg-convert >/dev/null; then
+		for f in "$dir"/plots/*.svg; do
+			[ -f "$f" ] || continue
+			rsvg-convert -f png -o "${f%.svg}.png" "$f" 2>"${f%.svg}.err" || {
+				log "plot $f does not render (see ${f%.svg}.err)"
+				bad=$((bad + 1))
+				continue
+			}
+			rm -f "${f%.svg}.err"
+		done
+	else
+		log "rsvg-convert missing: no PNG plots (Debian: apt-get install librsvg2-bin)"
+	fi
+	title="wakeplace A/B report: ${dir##*/}"
+	{
+		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n' "$title"
+		printf '<style>body{font-family:sans-serif;margin:1em}pre{font-size:12px}</style>\n'
+		printf '</head><body>\n<h1>%s</h1>\n<pre>\n' "$title"
+		sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$dir/table.txt"
+		printf '</pre>\n'
+		for f in "$dir"/plots/*.svg; do
+			[ -f "$f" ] || continue
+			printf '<h2>%s</h2>\n' "${f##*/}"
+			sed '/^<?xml/d; /^<!DOCTYPE/,/>$/d' "$f"
+		done
+		printf '</body></html>\n'
+	} > "$dir/report.html"
+	[ "$bad" = 0 ] || die "$bad plot(s) do not render"
 }
 
 if [ -n "$recheck" ]; then
@@ -326,9 +424,9 @@ if [ -n "$recheck" ]; then
 fi
 
 # ------------------------------------------------------- check the options
-case $rounds in ''|*[!0-9]*) bad "-r takes a number of rounds" ;; esac
+case $rounds in auto) ;; ''|*[!0-9]*) bad "-r takes a number of rounds" ;; esac
 case $warmup in ''|*[!0-9]*) bad "-W takes a number of rounds" ;; esac
-[ "$rounds" -ge 1 ] || bad "-r must be at least 1"
+[ "$rounds" = auto ] || [ "$rounds" -ge 1 ] || bad "-r must be at least 1"
 [[ $duration =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "-d takes seconds"
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 case $seed in ''|*[!0-9]*) bad "-s takes a number" ;; esac
@@ -336,6 +434,18 @@ case $label in ''|*[!A-Za-z0-9_.+]*) bad "--label: letters, digits, _ . + only" 
 [ -z "$raw" ] || [ -z "$out" ] || bad "--raw and -o exclude each other"
 [ -z "$raw" ] || [ -z "$append" ] || bad "--append is for -o"
 
+# --power: base and one arm per K that adds K% of base's op time as work.
+declare -A arm_pct=()
+if [ -n "$power" ]; then
+	[ -z "$trace_cost" ] || bad "--power and --trace-cost exclude each other"
+	arms=base=
+	for k in ${power//,/ }; do
+		[[ $k =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v k="$k" 'BEGIN { exit !(k > 0 && k <= 100) }' ||
+			bad "--power: '$k' is not a percentage in (0, 100]"
+		arms+=",work+${k}pct="
+		arm_pct[work+${k}pct]=$k
+	done
+fi
 # Arms -> NAME and " FEAT FEAT ".
 declare -A arm_on=() all_feats=()
 arm_names=()
@@ -411,6 +521,25 @@ for w in "${extra[@]}"; do
 	add_wl "$wn" "$wd" "$wr" "$wc" 0
 done
 [ ${#W_NAME[@]} -ge 1 ] || bad "nothing to run (-l, -w)"
+if [ -n "$power" ]; then
+	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+		case ${W_WB[k]}:${W_NAME[k]} in
+		1:pipe@*|1:pipe-thread@*|1:tcp_rr@*|1:udp_rr@*) ;;
+		*) bad "--power: ${W_NAME[k]} is not a wakebench rr load (pipe, pipe-thread, tcp_rr, udp_rr)" ;;
+		esac
+	done
+fi
+[[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--margin takes a percentage (e.g. 1 or 0.5)"
+# Default rounds: the fewest n with which the smallest exact signed-rank
+# p-value, 2 / 2^n, times the comparisons (Holm's first step) is below
+# 0.05, plus one for a tie or a zero difference; at least 5.
+ncmp=$(( ${#W_NAME[@]} * (${#arm_names[@]} - 1) ))
+if [ "$rounds" = auto ]; then
+	rounds=1
+	while (( (1 << rounds) <= 40 * ncmp )); do rounds=$((rounds + 1)); done
+	rounds=$((rounds + 1))
+	[ "$rounds" -ge 5 ] || rounds=5
+fi
 
 if [ -n "$dry" ]; then
 	echo "arms:"
@@ -420,6 +549,11 @@ if [ -n "$dry" ]; then
 		echo "  ${W_NAME[k]} (${W_DIR[k]} is better): ${W_CMD[k]}"
 	done
 	echo "rounds: $rounds (+$warmup warm-up), seed $seed"
+	awk -v m="$ncmp" -v n="$rounds" 'BEGIN { if (!m) exit
+		p = m * 2 / 2 ^ n; if (p > 1) p = 1
+		printf "comparisons: %d; smallest attainable paired p after Holm: %.3g (%s)\n", m, p,
+			p < 0.05 ? "\"different\" attainable" : "\"different\" NOT attainable: more rounds" }'
+	[ -z "$power" ] || echo "power: arms ${arms//=/}; each work+Kpct adds K% of base's median op time per op"
 	if [ -n "$trace_cost" ]; then
 		echo "trace: arm traced runs each workload under wakestat (its cost)"
 	else
@@ -754,6 +888,7 @@ flush() {
 # ab.sh is handled at once, and stop_workload reaches all of its tasks.
 run_workload() {	# index perf-file [arm]
 	local k=$1 cmd=${W_CMD[$1]}
+	[ -z "${spin[$k,${3:-}]:-}" ] || cmd+=" --spin-ns ${spin[$k,$3]}"
 	if [ -n "$trace_cost" ] && [ "${3:-}" = traced ]; then
 		cmd="$here/wakestat -o /dev/null"
 		[ "${W_WB[k]}" = 0 ] || cmd+=" -c pp-wakee"
@@ -823,6 +958,31 @@ trace_arms() {
 	echo "wakestat: one traced run per arm and workload, not in the samples" \
 		> "$rawdir/wakestat.txt"
 }
+
+# --power: base's median op time per workload from three runs in this
+# boot, before the rounds; each work+Kpct arm then adds K% of it per op.
+declare -A spin=()
+if [ -n "$power" ]; then
+	set_arm base
+	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
+		cal=()
+		for i in 1 2 3; do
+			log "power: calibration run $i/3 of ${W_NAME[k]}"
+			run_workload "$k" /dev/null base
+			[ $RC = 0 ] && [[ $O =~ ${W_RE[k]} ]] ||
+				die "power: calibration run of ${W_NAME[k]} failed (exit $RC)"
+			cal+=("${BASH_REMATCH[1]}")
+		done
+		med=$(printf '%s\n' "${cal[@]}" | sort -g | sed -n 2p)
+		for a in "${arm_names[@]}"; do
+			[ -n "${arm_pct[$a]:-}" ] || continue
+			spin[$k,$a]=$(awk -v m="$med" -v p="${arm_pct[$a]}" \
+				'BEGIN { printf "%d", m * p * 10 + 0.5 }')
+			echo "power: ${W_NAME[k]} base median $med us/op (of ${cal[*]}):" \
+			     "arm $a spins ${spin[$k,$a]} ns per op" >> "$rawdir/environment.txt"
+		done
+	done
+fi
 
 now_ms
 t_start=$NOW

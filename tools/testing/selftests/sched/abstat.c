@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,8 @@ struct group {
 	int n;
 	double v[MAX_SAMPLES];
 	unsigned char boot[MAX_SAMPLES];	/* index into boots[] of v[i] */
+	int round[MAX_SAMPLES];		/* round of v[i] (numbered across runs) */
+	unsigned char pos[MAX_SAMPLES];	/* its position in the round, 0: unknown */
 	/* placement evidence, summed over samples */
 	int nm;
 	double migr[MAX_SAMPLES];
@@ -80,11 +83,11 @@ enum ctr {
 static enum ctr counters;
 
 static struct {
-	const char *base, *label, *json, *order;
-	double alpha;
+	const char *base, *label, *json, *order, *pairs;
+	double alpha, margin;
 	int resamples;
 	unsigned long long seed;
-} opt = { .alpha = 0.05, .resamples = 10000, .seed = 1 };
+} opt = { .alpha = 0.05, .margin = 1, .resamples = 10000, .seed = 1 };
 
 /*
  * Arms are listed in --order (the base first), then as they first appear:
@@ -276,7 +279,9 @@ static int load_csv(const char *path)
 	static char line[LINE_LEN], head[LINE_LEN];
 	int nh, n, c_round, c_warm, c_arm, c_wl, c_dir, c_val, c_mig, c_tc;
 	int c_tl, c_dom, c_cs, c_cm, c_boot, c_ctr, lvl, ndom, b = 0, ret;
+	int c_pos;
 	enum ctr ctr;
+	double rnd, pos = 0;
 	double v, x, warm = 0, mig = NAN, tc = NAN, tl = NAN, cs = NAN, cm = NAN;
 	double dom[2 * MAX_LEVELS];
 	struct csv c = { .path = path };
@@ -312,6 +317,7 @@ static int load_csv(const char *path)
 	c_cs = col(c.h, nh, "perf_ctx_switches");
 	c_cm = col(c.h, nh, "perf_cpu_migrations");
 	c_boot = col(c.h, nh, "boot");
+	c_pos = col(c.h, nh, "order");
 	c_ctr = col(c.h, nh, "counters");
 	if (c_round < 0 || c_arm < 0 || c_wl < 0 || c_dir < 0 || c_val < 0) {
 		csv_err(&c, "not an ab.sh samples.csv header");
@@ -326,6 +332,14 @@ static int load_csv(const char *path)
 			goto err;
 		}
 		/* everything is checked, warm-up rows too */
+		if (field_num(&c, c_round, false, &rnd) ||
+		    (c_pos >= 0 && field_num(&c, c_pos, false, &pos)))
+			goto err;
+		if (!(fabs(rnd) <= 1e9) || rnd != floor(rnd) || pos != floor(pos) ||
+		    pos < 0 || pos > 255) {
+			csv_err(&c, "round or order not an integer (order 0-255)");
+			goto err;
+		}
 		if (field_num(&c, c_val, false, &v) ||
 		    (c_warm >= 0 && field_num(&c, c_warm, false, &warm)) ||
 		    (c_mig >= 0 && field_num(&c, c_mig, true, &mig)) ||
@@ -389,6 +403,8 @@ static int load_csv(const char *path)
 			g->ctr = CTR_MIXED;
 		g->higher = !strcmp(c.f[c_dir], "higher");
 		g->boot[g->n] = b;
+		g->round[g->n] = (int)rnd;
+		g->pos[g->n] = (unsigned char)pos;
 		g->v[g->n++] = v;
 		if (c_mig >= 0 && mig >= 0)
 			g->migr[g->nm++] = mig;
@@ -427,31 +443,271 @@ static struct group *base_of(const struct group *g)
 	return NULL;
 }
 
+/* What a comparison's pairs are. */
+enum unit {
+	UNIT_NONE,	/* no pairs: a value is not positive */
+	UNIT_ROUND,	/* the same round of the same boot */
+	UNIT_BOOT,	/* arms on different boots: boot medians, by slot */
+};
+
 struct cmp {
 	struct group *g, *base;
-	double change, lo, hi;	/* percent */
+	/* unpaired: every sample (UNIT_BOOT: every boot's median) */
+	int nx, ny;			/* samples of base and of g */
+	double change, lo, hi;		/* percent */
 	struct stats_mw mw;
 	double p_holm;
 	int runs;
+	/* paired: the log-ratios g / base of each unit */
+	enum unit unit;
+	int np;
+	double *d;
+	struct stats_sr sr;
+	double pchange, plo, phi;	/* percent, from exp() of sr */
+	double pp_holm;
+	int pairs_needed;
+	double p_min;			/* smallest p attainable with np */
+	bool attainable;		/* "different" can fire after Holm */
 };
+
+/* The slot of a boot label: its number after the last '-', else -1. */
+static int boot_slot(int b)
+{
+	const char *s = strrchr(boots[b], '-');
+	char *end;
+	long v;
+
+	s = s ? s + 1 : boots[b];
+	v = strtol(s, &end, 10);
+	return end != s && !*end && v >= 0 && v < INT_MAX ? (int)v : -1;
+}
+
+/* Medians of g's samples per boot into med[] (NAN where none). */
+static void boot_medians(const struct group *g, double *med)
+{
+	static double buf[MAX_SAMPLES];
+	int b, i, n;
+
+	for (b = 0; b < nr_boots || b < 1; b++) {
+		for (i = 0, n = 0; i < g->n; i++)
+			if (g->boot[i] == b)
+				buf[n++] = g->v[i];
+		med[b] = n ? stats_median(buf, n) : NAN;
+	}
+}
+
+/*
+ * The pairs of c: with the same boots, each round in which both arms ran
+ * (the arms of a round run back to back, in a random order); else the
+ * boot is the unit: each boot's median, paired by slot (bench.sh boots
+ * the kernels of slot N one after the other), unpaired over boots.
+ * Fills c->unit, c->np, c->d, and the unpaired samples into x[], y[].
+ */
+static int make_pairs(struct cmp *c, double *x, double *y)
+{
+	const struct group *g = c->g, *b = c->base;
+	double mg[MAX_BOOTS], mb[MAX_BOOTS];
+	bool shared = true, used[MAX_BOOTS] = { false };
+	int i, j, k, s;
+
+	c->d = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(*c->d));
+	if (!c->d)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++)
+		used[b->boot[i]] = true;
+	for (i = 0; i < g->n; i++)
+		shared &= used[g->boot[i]];
+	c->np = 0;
+	if (shared) {
+		c->unit = UNIT_ROUND;
+		memcpy(x, b->v, b->n * sizeof(*x));
+		memcpy(y, g->v, g->n * sizeof(*y));
+		c->nx = b->n;
+		c->ny = g->n;
+		for (i = 0; i < g->n; i++) {
+			for (j = 0; j < b->n; j++)
+				if (b->round[j] == g->round[i] &&
+				    b->boot[j] == g->boot[i])
+					break;
+			if (j < b->n)
+				c->d[c->np++] = log(g->v[i] / b->v[j]);
+		}
+	} else {
+		c->unit = UNIT_BOOT;
+		boot_medians(g, mg);
+		boot_medians(b, mb);
+		c->nx = c->ny = 0;
+		for (i = 0; i < nr_boots; i++) {
+			if (!isnan(mb[i]))
+				x[c->nx++] = mb[i];
+			if (!isnan(mg[i]))
+				y[c->ny++] = mg[i];
+		}
+		/* pair g's boot of slot s with base's boot of slot s */
+		for (i = 0; i < nr_boots; i++) {
+			s = boot_slot(i);
+			if (isnan(mg[i]) || s < 0)
+				continue;
+			for (k = 0; k < nr_boots; k++)
+				if (!isnan(mb[k]) && boot_slot(k) == s)
+					break;
+			if (k < nr_boots)
+				c->d[c->np++] = log(mg[i] / mb[k]);
+		}
+	}
+	for (i = 0; i < c->np; i++)
+		if (!isfinite(c->d[i]))
+			c->np = 0;
+	if (!c->np)
+		c->unit = c->unit == UNIT_ROUND ? UNIT_NONE : c->unit;
+	return 0;
+}
+
+/* c's comparisons, paired and unpaired; -1 after an error message. */
+static int compare(struct cmp *c)
+{
+	static double x[MAX_SAMPLES], y[MAX_SAMPLES];
+	const struct group *g = c->g;
+	int i;
+
+	if (make_pairs(c, x, y)) {
+		fprintf(stderr, "abstat: out of memory\n");
+		return -1;
+	}
+	/* no pair has a log-ratio if a value is not positive */
+	for (i = 0; i < c->nx; i++)
+		if (!(x[i] > 0))
+			c->np = 0;
+	for (i = 0; i < c->ny; i++)
+		if (!(y[i] > 0))
+			c->np = 0;
+	if (stats_boot_ratio_ci(x, c->nx, y, c->ny, opt.resamples, opt.seed,
+				0.95, &c->lo, &c->hi) ||
+	    stats_mann_whitney(x, c->nx, y, c->ny, &c->mw)) {
+		fprintf(stderr, "abstat: %s/%s: too few samples\n",
+			g->workload, g->arm);
+		return -1;
+	}
+	c->change = 100 * (stats_median(y, c->ny) / stats_median(x, c->nx) - 1);
+	c->lo = 100 * (c->lo - 1);
+	c->hi = 100 * (c->hi - 1);
+	c->runs = stats_runs_needed(x, c->nx, y, c->ny);
+	if (!c->np) {
+		c->unit = UNIT_NONE;
+		return 0;
+	}
+	if (stats_signed_rank(c->d, c->np, 0.95, &c->sr)) {
+		fprintf(stderr, "abstat: %s/%s: signed-rank test failed\n",
+			g->workload, g->arm);
+		return -1;
+	}
+	c->pchange = 100 * (exp(c->sr.est) - 1);
+	c->plo = 100 * (exp(c->sr.lo) - 1);
+	c->phi = 100 * (exp(c->sr.hi) - 1);
+	c->pairs_needed = c->np > 1 ? stats_pairs_needed(c->d, c->np) : -EINVAL;
+	return 0;
+}
+
+/* The verdict's p-value, CI and the smallest p it could have. */
+static bool paired(const struct cmp *c)
+{
+	return c->unit != UNIT_NONE;
+}
+
+static double v_p_holm(const struct cmp *c)
+{
+	return paired(c) ? c->pp_holm : c->p_holm;
+}
+
+static double v_lo(const struct cmp *c)
+{
+	return paired(c) ? c->plo : c->lo;
+}
+
+static double v_hi(const struct cmp *c)
+{
+	return paired(c) ? c->phi : c->hi;
+}
+
+/*
+ * "better"/"worse": Holm-adjusted p below alpha and the CI (95%, not
+ * adjusted) excluding no change; "equivalent": the CI within +-margin;
+ * "too-few": neither, and no p-value these pairs could give would pass
+ * Holm; "~": neither.
+ */
+static const char *verdict_of(const struct cmp *c, double p_holm, double lo,
+			      double hi, bool attainable)
+{
+	if (p_holm < opt.alpha && (lo > 0 || hi < 0))
+		return (lo > 0) == c->g->higher ? "better" : "worse";
+	if (lo >= -opt.margin && hi <= opt.margin)
+		return "equivalent";
+	return attainable ? "~" : "too-few";
+}
 
 static const char *verdict(const struct cmp *c)
 {
-	bool up = c->change > 0;
+	return verdict_of(c, v_p_holm(c), v_lo(c), v_hi(c), c->attainable);
+}
 
-	if (c->p_holm >= opt.alpha)
-		return "~";
-	return up == c->g->higher ? "better" : "worse";
+static const char *verdict_unpaired(const struct cmp *c)
+{
+	double pmin = stats_mann_whitney_min_p(c->nx, c->ny);
+
+	return verdict_of(c, c->p_holm, c->lo, c->hi, pmin < opt.alpha);
+}
+
+/*
+ * Holm over the verdicts' p-values (paired where there are pairs) and,
+ * separately, over the unpaired ones; then whether "different" can fire:
+ * Holm's adjusted p of a comparison is at least the number of comparisons
+ * times the smallest p-value of all, and at least its own smallest.
+ */
+static int holm_all(struct cmp *c, int nc)
+{
+	double *p = calloc(nc, sizeof(*p)), *adj = calloc(nc, sizeof(*adj));
+	double floor_p = 1;
+	int i;
+
+	if (!p || !adj) {
+		free(p);
+		free(adj);
+		return -1;
+	}
+	for (i = 0; i < nc; i++)
+		p[i] = c[i].mw.p;
+	stats_holm(p, nc, adj);
+	for (i = 0; i < nc; i++) {
+		c[i].p_holm = adj[i];
+		p[i] = paired(&c[i]) ? c[i].sr.p : c[i].mw.p;
+		c[i].p_min = paired(&c[i]) ? stats_signed_rank_min_p(c[i].np) :
+			stats_mann_whitney_min_p(c[i].nx, c[i].ny);
+		floor_p = fmin(floor_p, c[i].p_min);
+	}
+	stats_holm(p, nc, adj);
+	for (i = 0; i < nc; i++) {
+		c[i].pp_holm = paired(&c[i]) ? adj[i] : c[i].p_holm;
+		c[i].attainable = fmax(nc * floor_p, c[i].p_min) < opt.alpha;
+	}
+	free(p);
+	free(adj);
+	return 0;
+}
+
+static const char *unit_name(enum unit u)
+{
+	return u == UNIT_ROUND ? "round" : u == UNIT_BOOT ? "boot" : "-";
 }
 
 static void print_table(FILE *f, struct cmp *cmps, int nc)
 {
 	const struct group *g;
+	const struct cmp *c;
 	int i, j;
 
-	fprintf(f, "%-20s %-24s %4s %12s %7s %9s %21s %8s %8s %-7s %s\n",
-		"workload", "arm", "n", "median", "CV", "vs base", "95% CI",
-		"p", "p(Holm)", "verdict", "runs needed");
+	fprintf(f, "%-20s %-24s %4s %12s %7s %-5s %5s %9s %21s %8s %8s %-10s %s\n",
+		"workload", "arm", "n", "median", "CV", "pairs", "n", "vs base",
+		"95% CI", "p", "p(Holm)", "verdict", "pairs needed");
 	for (i = 0; i < nr_groups; i++) {
 		g = &groups[i];
 		fprintf(f, "%-20s %-24s %4d %12.4g %6.2f%%", g->workload, g->arm,
@@ -460,19 +716,82 @@ static void print_table(FILE *f, struct cmp *cmps, int nc)
 			if (cmps[j].g == g)
 				break;
 		if (j == nc) {
-			fprintf(f, "   (base)\n");
+			fprintf(f, " (base)\n");
 			continue;
 		}
-		fprintf(f, " %+8.2f%% [%+7.2f%%, %+7.2f%%] %8.3g %8.3g %-7s ",
-			cmps[j].change, cmps[j].lo, cmps[j].hi, cmps[j].mw.p,
-			cmps[j].p_holm, verdict(&cmps[j]));
-		if (strcmp(verdict(&cmps[j]), "~"))
+		c = &cmps[j];
+		if (!paired(c)) {
+			fprintf(f, " %-5s %5s %9s %21s %8s %8s %-10s %s\n", "none",
+				"-", "-", "-", "-", "-", verdict(c),
+				"(unpaired verdict: a value is not positive)");
+			continue;
+		}
+		fprintf(f, " %-5s %5d %+8.2f%% [%+7.2f%%, %+7.2f%%] %8.3g %8.3g %-10s ",
+			unit_name(c->unit), c->np, c->pchange, c->plo, c->phi,
+			c->sr.p, c->pp_holm, verdict(c));
+		if (strcmp(verdict(c), "~") && strcmp(verdict(c), "too-few"))
 			fprintf(f, "-\n");
-		else if (cmps[j].runs < 0)
+		else if (c->pairs_needed < 0)
 			fprintf(f, "no effect\n");
 		else
-			fprintf(f, "%d\n", cmps[j].runs);
+			fprintf(f, "%d\n", c->pairs_needed);
 	}
+}
+
+/* The unpaired comparisons: every sample, as if the rounds were not. */
+static void print_unpaired(FILE *f, struct cmp *cmps, int nc)
+{
+	const struct cmp *c;
+	int i;
+
+	fprintf(f, "\nunpaired, beside them (Mann-Whitney U over %s, percentile bootstrap CI of\n",
+		nr_boots > 1 ? "samples; boot medians for arms on other boots" : "samples");
+	fprintf(f, "the ratio of medians, Holm over the table):\n");
+	fprintf(f, "%-20s %-24s %5s %5s %9s %21s %8s %8s %-10s %s\n", "workload",
+		"arm", "n", "n base", "vs base", "95% CI", "p", "p(Holm)",
+		"verdict", "runs needed");
+	for (i = 0; i < nc; i++) {
+		c = &cmps[i];
+		fprintf(f, "%-20s %-24s %5d %5d %+8.2f%% [%+7.2f%%, %+7.2f%%] %8.3g %8.3g %-10s ",
+			c->g->workload, c->g->arm, c->ny, c->nx, c->change, c->lo,
+			c->hi, c->mw.p, c->p_holm, verdict_unpaired(c));
+		if (c->runs < 0)
+			fprintf(f, "no effect\n");
+		else
+			fprintf(f, "%d\n", c->runs);
+	}
+}
+
+/*
+ * The smallest attainable p-values beside the table, and what "too-few"
+ * means when it appears.
+ */
+static void print_attainable(FILE *f, const struct cmp *cmps, int nc)
+{
+	double floor_p = 1;
+	int i, np_min = INT_MAX, too_few = 0, need;
+
+	for (i = 0; i < nc; i++) {
+		floor_p = fmin(floor_p, cmps[i].p_min);
+		if (paired(&cmps[i]) && cmps[i].np < np_min)
+			np_min = cmps[i].np;
+		too_few += !cmps[i].attainable;
+	}
+	fprintf(f, "\nsmallest attainable p: %.3g (", floor_p);
+	if (np_min < INT_MAX)
+		fprintf(f, "signed-rank with %d pairs: 2 / 2^%d", np_min, np_min);
+	else
+		fprintf(f, "Mann-Whitney");
+	fprintf(f, "); after Holm over %d: %.3g, %s alpha %.2f\n", nc,
+		fmin(1, nc * floor_p), nc * floor_p < opt.alpha ? "below" : "NOT below",
+		opt.alpha);
+	if (!too_few)
+		return;
+	for (need = 1; need < 64 && nc * stats_signed_rank_min_p(need) >= opt.alpha; need++)
+		;
+	fprintf(f, "too-few: %d comparison(s) cannot reach \"different\" with these pairs, whatever\n"
+		"the data; %d or more pairs each (rounds, or boots per kernel) can\n",
+		too_few, need);
 }
 
 static void print_evidence(FILE *f)
@@ -514,6 +833,129 @@ static void print_evidence(FILE *f)
 			fprintf(f, " L%d %.1f%%/%.1f%%", l, 100 * g->remote[l] / g->ttwu,
 				100 * g->affine[l] / g->ttwu);
 		fprintf(f, "\n");
+	}
+}
+
+
+/*
+ * Per workload, over the rounds in which every arm ran (on one boot): the
+ * variance of log(value) split into a between-round part (what the
+ * rounds share, which pairing removes) and a within-round part (what is
+ * left for a paired test), from the two-way layout round x arm; and the
+ * median within-round residual (arm and round effects removed) by the
+ * position the arm ran at in its round: an effect of position (the first
+ * arm after a switch running slower, say) shows as a residual of one
+ * sign.  The arms' order in a round is random, so such an effect adds
+ * noise rather than bias.
+ */
+static void print_rounds(FILE *f)
+{
+	static double x[MAX_SAMPLES][8], res[8][MAX_SAMPLES];
+	static unsigned char pos[MAX_SAMPLES][8];
+	double mean, sb, sw, eff[8], buf[MAX_SAMPLES], vb, vw;
+	const struct group *a[8];
+	int i, j, k, r, na, nr, p, np, header = 0;
+
+	for (i = 0; i < nr_groups; i = j) {
+		for (j = i; j < nr_groups && groups[j].wl_rank == groups[i].wl_rank; j++)
+			;
+		na = j - i;
+		if (na < 2 || na > 8)
+			continue;
+		for (k = 0; k < na; k++)
+			a[k] = &groups[i + k];
+		/* the rounds of the first arm that every arm has */
+		nr = 0;
+		for (r = 0; r < a[0]->n && nr < MAX_SAMPLES; r++) {
+			for (k = 0; k < na; k++) {
+				for (p = 0; p < a[k]->n; p++)
+					if (a[k]->round[p] == a[0]->round[r] &&
+					    a[k]->boot[p] == a[0]->boot[r])
+						break;
+				if (p == a[k]->n || !(a[k]->v[p] > 0))
+					break;
+				x[nr][k] = log(a[k]->v[p]);
+				pos[nr][k] = a[k]->pos[p];
+			}
+			nr += k == na;
+		}
+		if (nr < 3)
+			continue;
+		/* two-way layout: round means, arm effects, residuals */
+		for (k = 0; k < na; k++)
+			eff[k] = 0;
+		sb = 0;
+		for (r = 0; r < nr; r++) {
+			for (k = 0, mean = 0; k < na; k++)
+				mean += x[r][k] / na;
+			for (k = 0; k < na; k++) {
+				res[k][r] = x[r][k] - mean;
+				eff[k] += res[k][r] / nr;
+			}
+			buf[r] = mean;
+		}
+		sb = stats_sd(buf, nr);
+		sw = 0;
+		for (r = 0; r < nr; r++)
+			for (k = 0; k < na; k++) {
+				res[k][r] -= eff[k];
+				sw += res[k][r] * res[k][r];
+			}
+		/* E[var(round means)] = between + within / arms */
+		vw = sw / ((nr - 1) * (na - 1));
+		vb = fmax(0, sb * sb - vw / na);
+		if (!header++) {
+			fprintf(f, "\nrounds: variance of log(value) between rounds (shared by the arms of a\n"
+				"round: pairing removes it) and within (left to the paired test), as SDs in\n"
+				"%%; median residual by position in the round (arm, round effects removed)\n");
+			fprintf(f, "%-20s %6s %9s %9s %8s  %s\n", "workload", "rounds",
+				"between", "within", "between%", "position: 1st 2nd ...");
+		}
+		fprintf(f, "%-20s %6d %8.2f%% %8.2f%% %7.1f%% ", groups[i].workload, nr,
+			100 * sqrt(vb), 100 * sqrt(vw), vb + vw > 0 ? 100 * vb / (vb + vw) : 0);
+		for (p = 1; p <= na; p++) {
+			for (r = 0, np = 0; r < nr; r++)
+				for (k = 0; k < na; k++)
+					if (pos[r][k] == p)
+						buf[np++] = res[k][r];
+			if (np)
+				fprintf(f, " %+.2f%%", 100 * stats_median(buf, np));
+			else
+				fprintf(f, " -");
+		}
+		fprintf(f, "\n");
+	}
+}
+
+/*
+ * For plots: "pair WORKLOAD ARM UNIT RATIO" per pair (UNIT: the round, or
+ * the slot), then "ci WORKLOAD ARM ESTIMATE LO HI VERDICT" per comparison
+ * (ratios arm/base, paired where there are pairs).
+ */
+static void print_pairs(FILE *f, const struct cmp *cmps, int nc)
+{
+	const struct cmp *c;
+	const struct group *g;
+	int i, j, k, n;
+
+	for (i = 0; i < nc; i++) {
+		c = &cmps[i];
+		g = c->g;
+		for (j = 0, n = 0; paired(c) && c->unit == UNIT_ROUND && j < g->n; j++) {
+			for (k = 0; k < c->base->n; k++)
+				if (c->base->round[k] == g->round[j] &&
+				    c->base->boot[k] == g->boot[j])
+					break;
+			if (k < c->base->n)
+				fprintf(f, "pair %s %s %d %.6g\n", g->workload, g->arm,
+					g->round[j], exp(c->d[n++]));
+		}
+		for (j = 0; c->unit == UNIT_BOOT && j < c->np; j++)
+			fprintf(f, "pair %s %s %d %.6g\n", g->workload, g->arm, j + 1,
+				exp(c->d[j]));
+		fprintf(f, "ci %s %s %.6g %.6g %.6g %s\n", g->workload, g->arm,
+			1 + (paired(c) ? c->pchange : c->change) / 100,
+			1 + v_lo(c) / 100, 1 + v_hi(c) / 100, verdict(c));
 	}
 }
 
@@ -597,7 +1039,7 @@ static void json_spread(struct json *j, const struct group *g,
 
 static void print_json(FILE *f, struct cmp *cmps, int nc)
 {
-	struct json j;
+	struct json j, o;
 	int i;
 
 	fprintf(f, "[");
@@ -616,14 +1058,39 @@ static void print_json(FILE *f, struct cmp *cmps, int nc)
 		json_num(&j, "median_base", stats_median(b->v, b->n));
 		json_num(&j, "cv", stats_cv(g->v, g->n));
 		json_num(&j, "cv_base", stats_cv(b->v, b->n));
-		json_num(&j, "change_pct", c->change);
-		json_num(&j, "ci_lo_pct", c->lo);
-		json_num(&j, "ci_hi_pct", c->hi);
-		json_num(&j, "p", c->mw.p);
-		json_bool(&j, "p_exact", c->mw.exact);
-		json_num(&j, "p_holm", c->p_holm);
+		json_num(&j, "alpha", opt.alpha);
+		json_num(&j, "margin_pct", opt.margin);
 		json_str(&j, "verdict", verdict(c));
-		json_int(&j, "runs_needed", c->runs);
+		json_bool(&j, "different_attainable", c->attainable);
+		json_num(&j, "p_min", c->p_min);
+		json_key(&j, "paired");
+		json_begin(&o, f);
+		json_str(&o, "unit", unit_name(c->unit));
+		json_int(&o, "pairs", c->np);
+		if (paired(c)) {
+			json_num(&o, "change_pct", c->pchange);
+			json_num(&o, "ci_lo_pct", c->plo);
+			json_num(&o, "ci_hi_pct", c->phi);
+			json_num(&o, "ci_level", c->sr.level);
+			json_num(&o, "p", c->sr.p);
+			json_bool(&o, "p_exact", c->sr.exact);
+			json_num(&o, "p_holm", c->pp_holm);
+			json_int(&o, "pairs_needed", c->pairs_needed);
+		}
+		json_end(&o);
+		json_key(&j, "unpaired");
+		json_begin(&o, f);
+		json_int(&o, "n", c->ny);
+		json_int(&o, "n_base", c->nx);
+		json_num(&o, "change_pct", c->change);
+		json_num(&o, "ci_lo_pct", c->lo);
+		json_num(&o, "ci_hi_pct", c->hi);
+		json_num(&o, "p", c->mw.p);
+		json_bool(&o, "p_exact", c->mw.exact);
+		json_num(&o, "p_holm", c->p_holm);
+		json_str(&o, "verdict_unpaired", verdict_unpaired(c));
+		json_int(&o, "runs_needed", c->runs);
+		json_end(&o);
 		if (nr_boots > 1) {
 			json_spread(&j, g, "boot_medians", "boot_spread_pct");
 			json_spread(&j, b, "boot_medians_base",
@@ -639,8 +1106,10 @@ static void print_help(FILE *f)
 	fprintf(f,
 		"usage: abstat [options] samples.csv...\n"
 		"Verdict of an A/B run from ab.sh's (or bench.sh's merged) samples.csv:\n"
-		"per workload, each arm against the base arm; placement evidence; with\n"
-		"a boot column of several boots, the between-boot spread.  Exits 1,\n"
+		"per workload, each arm against the base arm, paired by round (by boot for\n"
+		"arms on other boots) with the unpaired comparison beside it; the variance\n"
+		"between and within rounds; placement evidence; with a boot column of\n"
+		"several boots, the between-boot spread.  Exits 1,\n"
 		"printing no table, on a malformed line (error: abstat: FILE:LINE: ...).\n"
 		"  -b, --base ARM       arm the others are compared with (default: first seen)\n"
 		"  -a, --alpha A        significance level after Holm (default %.2f)\n"
@@ -649,8 +1118,9 @@ static void print_help(FILE *f)
 		"  -l, --label TEXT     printed above the table (e.g. emulated (TCG))\n"
 		"  -j, --json FILE      also write the comparisons as JSON\n"
 		"  -o, --order A,B,...  order of the arms in the tables\n"
-		"  -h, --help           this help\n",
-		opt.alpha, opt.resamples, opt.seed);
+		"  -m, --margin M       \"equivalent\" when the CI lies within +-M%% (default %g)\n"
+		"  -p, --pairs FILE     also write the pairs and CIs (for plots)\n"		"  -h, --help           this help\n",
+		opt.alpha, opt.resamples, opt.seed, opt.margin);
 }
 
 int main(int argc, char **argv)
@@ -663,14 +1133,16 @@ int main(int argc, char **argv)
 		{ "label",	required_argument, NULL, 'l' },
 		{ "json",	required_argument, NULL, 'j' },
 		{ "order",	required_argument, NULL, 'o' },
+		{ "margin",	required_argument, NULL, 'm' },
+		{ "pairs",	required_argument, NULL, 'p' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
 	struct cmp *cmps;
-	double *p, *adj;
+	char *end;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -693,6 +1165,17 @@ int main(int argc, char **argv)
 		case 'o':
 			opt.order = optarg;
 			break;
+		case 'm':
+			opt.margin = strtod(optarg, &end);
+			if (end == optarg || *end || !(opt.margin >= 0 && opt.margin < 100)) {
+				fprintf(stderr, "abstat: --margin '%s': want a percentage in [0, 100)\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'p':
+			opt.pairs = optarg;
+			break;
 		case 'h':
 			print_help(stdout);
 			return 0;
@@ -707,9 +1190,7 @@ int main(int argc, char **argv)
 	}
 	groups = calloc(MAX_GROUPS, sizeof(*groups));
 	cmps = calloc(MAX_GROUPS, sizeof(*cmps));
-	p = calloc(MAX_GROUPS, sizeof(*p));
-	adj = calloc(MAX_GROUPS, sizeof(*adj));
-	if (!groups || !cmps || !p || !adj)
+	if (!groups || !cmps)
 		return 1;
 	for (i = optind; i < argc; i++)
 		if (load_csv(argv[i]))
@@ -733,31 +1214,26 @@ int main(int argc, char **argv)
 			continue;
 		k->g = g;
 		k->base = b;
-		k->change = 100 * (stats_median(g->v, g->n) /
-				   stats_median(b->v, b->n) - 1);
-		if (stats_boot_ratio_ci(b->v, b->n, g->v, g->n, opt.resamples,
-					opt.seed, 0.95, &k->lo, &k->hi) ||
-		    stats_mann_whitney(b->v, b->n, g->v, g->n, &k->mw)) {
-			fprintf(stderr, "abstat: %s/%s: too few samples\n",
-				g->workload, g->arm);
+		if (compare(k))
 			return 1;
-		}
-		k->lo = 100 * (k->lo - 1);
-		k->hi = 100 * (k->hi - 1);
-		k->runs = stats_runs_needed(b->v, b->n, g->v, g->n);
-		p[nc++] = k->mw.p;
+		nc++;
 	}
-	stats_holm(p, nc, adj);
-	for (i = 0; i < nc; i++)
-		cmps[i].p_holm = adj[i];
+	if (holm_all(cmps, nc))
+		return 1;
 
 	if (opt.label)
 		printf("%s\n", opt.label);
-	printf("%d comparison(s); Mann-Whitney U, Holm-adjusted, alpha %.2f;\n",
-	       nc, opt.alpha);
-	printf("ratio of medians, %d-resample bootstrap 95%% CI (seed %llu)\n\n",
-	       opt.resamples, opt.seed);
+	printf("%d comparison(s) with the base arm, alpha %.2f after Holm.  Paired: per round\n"
+	       "(arms on other boots: per boot, by slot) the log-ratio arm/base; Wilcoxon\n"
+	       "signed-rank p; change = Hodges-Lehmann estimate, its exact 95%% CI (not\n"
+	       "adjusted for the %d comparisons).  different (better/worse): Holm p < %.2f and\n"
+	       "the CI excludes 0; equivalent: the CI within +-%g%%\n\n",
+	       nc, opt.alpha, nc, opt.alpha, opt.margin);
 	print_table(stdout, cmps, nc);
+	print_attainable(stdout, cmps, nc);
+	print_unpaired(stdout, cmps, nc);
+	printf("(bootstrap: %d resamples, seed %llu)\n", opt.resamples, opt.seed);
+	print_rounds(stdout);
 	print_evidence(stdout);
 	print_spread(stdout);
 	if (opt.json) {
@@ -768,6 +1244,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		print_json(f, cmps, nc);
+		fclose(f);
+	}
+	if (opt.pairs) {
+		FILE *f = fopen(opt.pairs, "w");
+
+		if (!f) {
+			perror("abstat: --pairs");
+			return 1;
+		}
+		print_pairs(f, cmps, nc);
 		fclose(f);
 	}
 	return 0;

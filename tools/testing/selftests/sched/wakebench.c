@@ -116,6 +116,8 @@ static struct {
 	int pairs;
 	double duration, warmup;
 	int size, sleep_us, work_us;
+	int spin_ns;		/* rr loads: busy work of side A per round trip */
+	unsigned long spin_loops;	/* spin_ns as iterations, calibrated */
 	bool quiet;
 } opt = {
 	.load = L_PIPE, .placement = P_UNBOUND, .pairs_arg = "1",
@@ -162,6 +164,36 @@ static void spin_us(int us)
 		;
 }
 
+/* A busy loop of n iterations that the compiler keeps. */
+static void busy_loop(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		asm volatile("" ::: "memory");
+}
+
+/*
+ * --spin-ns as iterations of busy_loop(): the fastest of five timed runs
+ * of 2^20 iterations, on this machine and boot, so that side A adds the
+ * same work to every round trip without reading a clock.
+ */
+static void calibrate_spin(void)
+{
+	const unsigned long n = 1UL << 20;
+	double best = INFINITY, t;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t = now();
+		busy_loop(n);
+		t = now() - t;
+		if (t < best)
+			best = t;
+	}
+	opt.spin_loops = (unsigned long)(opt.spin_ns * (n / (best * 1e9)) + 0.5);
+}
+
 static void pin_self(int cpu)
 {
 	cpu_set_t set;
@@ -197,6 +229,7 @@ static void rr_a(struct pair *p, int fd[2])
 {
 	start_side(&p->a, PP_WAKER_COMM);
 	for (;;) {
+		busy_loop(opt.spin_loops);
 		if (pp_xfer(fd[1], true) || pp_xfer(fd[0], false))
 			_exit(31);
 		count(p, 1);
@@ -857,7 +890,9 @@ static void print_help(FILE *f, const char *prog)
 		"  -s, --size B        stream write size (default 65536 tcp, 1400 udp)\n"
 		"      --sleep-us US   wakelat: waker's sleep between wakeups (default %d)\n"
 		"      --work-us US    wakelat: wakee's work per wakeup (default %d)\n"
-		"  -q, --quiet         only the JSON line\n"
+		"      --spin-ns NS    rr loads (pipe, pipe-thread, tcp_rr, udp_rr): side A\n"
+		"                      busy-loops NS ns before each request (a known added\n"
+		"                      cost per op, for power checks; default 0)\n"		"  -q, --quiet         only the JSON line\n"
 		"      --list          print the valid values, one line each:\n"
 		"                      \"loads: L...\", \"levels: half cpus 2cpus 1-%d\",\n"
 		"                      \"placements: P...\"\n"
@@ -949,6 +984,7 @@ static void parse_args(int argc, char **argv)
 		{ "size",	required_argument, NULL, 's' },
 		{ "sleep-us",	required_argument, NULL, 'S' },
 		{ "work-us",	required_argument, NULL, 'W' },
+		{ "spin-ns",	required_argument, NULL, 'N' },
 		{ "quiet",	no_argument,       NULL, 'q' },
 		{ "list",	no_argument,       NULL, 'L' },
 		{ "help",	no_argument,       NULL, 'h' },
@@ -992,6 +1028,9 @@ static void parse_args(int argc, char **argv)
 		case 'W':
 			opt.work_us = parse_int("work-us", optarg, 0, 10000000);
 			break;
+		case 'N':
+			opt.spin_ns = parse_int("spin-ns", optarg, 0, 10000000);
+			break;
 		case 'q':
 			opt.quiet = true;
 			break;
@@ -1008,6 +1047,10 @@ static void parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (opt.spin_ns && opt.load != L_PIPE && opt.load != L_PIPE_THREAD &&
+	    opt.load != L_TCP_RR && opt.load != L_UDP_RR)
+		usage_error("--spin-ns is for the rr loads, not %s",
+			    load_names[opt.load]);
 	if (!opt.size)
 		opt.size = opt.load == L_UDP_STREAM ? 1400 : 65536;
 }
@@ -1088,6 +1131,10 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	json_num(&j, "value", value);
 	json_int(&j, "ops", ops);
 	json_int(&j, "migrations", migr);
+	if (opt.spin_ns) {
+		json_int(&j, "spin_ns", opt.spin_ns);
+		json_int(&j, "spin_loops", opt.spin_loops);
+	}
 	if (opt.load == L_WAKELAT) {
 		json_int(&j, "lat_n", nl);
 		json_num(&j, "lat_p50_us", p50);
@@ -1203,6 +1250,8 @@ int main(int argc, char **argv)
 			return EXIT_SKIP;
 		}
 	}
+	if (opt.spin_ns)
+		calibrate_spin();
 	/* Before the first fork: the load's tasks inherit the counters. */
 	perf_open();
 	signal(SIGINT, on_signal);
