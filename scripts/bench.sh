@@ -18,7 +18,11 @@
 #                 (the unpatched 6.12 baseline, built on first use): each is
 #                 booted in turn, in a seeded order, -b times; arms with
 #                 features run on the series only, arms without on both;
-#                 comparisons are against baseline's first such arm
+#                 comparisons are against baseline's first such arm, with
+#                 the boot as the unit (each boot's median, paired by boot
+#                 number: the kernels of boot N run one after the other);
+#                 a kernel named twice (series,series) boots the same image
+#                 under two labels (series, series.2): a kernel A/A
 #   -b BOOTS      boots per kernel with -k (default 2; else 1)
 #  results (default -o build/results/bench-<date>): as ab.sh; -o DIR must be
 #  empty unless --append; --recheck DIR recomputes a table, boots nothing.
@@ -59,7 +63,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--append) append=1; shift ;;
 	-h|--help) usage ;;
-	-l|-n|-p|-a|-w|-r|-W|-d|--base)
+	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		ab_args+=("$1" "$2"); shift 2 ;;
 	--aa|--reference|--no-trace|--trace-cost) ab_args+=("$1"); shift ;;
@@ -78,10 +82,17 @@ case $timeout in ''|*[!0-9]*) bad "-T takes seconds" ;; esac
 case $seed in *[!0-9]*) bad "-s takes a number" ;; esac
 plan=$("$AB_SRC" --dry-run -s "$seed" "${ab_args[@]}" 2>&1) ||
 	bad "$(head -1 <<<"$plan" | sed "s/^ab.sh: //")"
+# Every boot runs the rounds the plan resolved for the whole matrix.
+rounds=$(sed -n 's/^rounds: \([0-9]*\) .*/\1/p' <<<"$plan")
+case " ${ab_args[*]} " in *" -r "*) ;; *) ab_args+=(-r "$rounds") ;; esac
 klist=()
 for k in ${kernels//,/ }; do
 	case $k in
-	series|baseline) klist+=("$k") ;;
+	series|baseline)
+		# the same kernel again (a kernel A/A): labels k.2, k.3, ...
+		lab=$k n=1
+		while [[ " ${klist[*]} " == *" $lab "* ]]; do n=$((n + 1)) lab=$k.$n; done
+		klist+=("$lab") ;;
 	*) bad "unknown kernel '$k' (series, baseline)" ;;
 	esac
 done
@@ -167,7 +178,7 @@ while [ -e "$out/series-$first" ] || [ -e "$out/baseline-$first" ]; do first=$((
 rc=0
 run_boot() {
 	local k=$1 b=$2 img=$WP_OBJ/arch/x86/boot/bzImage args=("${ab_args[@]}") r=0 tailer
-	if [ "$k" = baseline ]; then
+	if [ "${k%.*}" = baseline ]; then
 		img=$WP_BUILD/baseline/obj/arch/x86/boot/bzImage
 		args+=(-a "$(tr '\n' , <<<"$plain" | sed 's/,$//; s/\([^,]*\)/\1=/g')")
 	fi
@@ -199,7 +210,9 @@ WP_ON_SIGNAL=
 
 base=()
 if [ ${#klist[@]} -gt 1 ]; then
-	base=(--base "baseline:$(head -1 <<<"$plain")")
+	k=${klist[0]}
+	case " ${klist[*]} " in *" baseline "*) k=baseline ;; esac
+	base=(--base "$k:$(head -1 <<<"$plain")")
 fi
 "$KS/ab.sh" --recheck "$out" "${base[@]}" || die "no report (see $out/*/output.log)"
 [ "$rc" = 0 ] || log "exit $rc: a guest run failed (its boot is named above); the table holds what was measured"

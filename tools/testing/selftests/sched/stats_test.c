@@ -1164,11 +1164,150 @@ static bool test_abstat_boot_spread(void)
 	return ok;
 }
 
+/*
+ * A samples.csv of n rounds of pipe: base drifts by 5% a round (1.05^r),
+ * X is base times ratio(r); boot column "boot-label" when boots is set,
+ * one boot per round then, labelled boots[r % 2]-(r / 2 + 1): the arms on
+ * different boots.
+ */
+static void drift_csv(char *buf, size_t size, int n, double (*ratio)(int),
+		      const char *const *boots)
+{
+	size_t len;
+	int r;
+
+	len = snprintf(buf, size, "%s%s\n", boots ? "boot," : "", HDR);
+	for (r = 1; r <= n && len < size; r++) {
+		double b = 10 * pow(1.05, r);
+
+		if (boots)
+			len += snprintf(buf + len, size - len, "%s-%d,", boots[0], r);
+		len += snprintf(buf + len, size - len, ROWX("%d", "0", "base", "%.6f", ""),
+				r, b);
+		if (boots)
+			len += snprintf(buf + len, size - len, "%s-%d,", boots[1], r);
+		len += snprintf(buf + len, size - len, ROWX("%d", "0", "X", "%.6f", ""),
+				r, b * ratio(r));
+	}
+}
+
+static double up2(int r)
+{
+	return 1.02 + 0.001 * (r % 3);
+}
+
+static double flat(int r)
+{
+	return 1 + (r % 2 ? 0.001 : -0.001) * (r % 5);
+}
+
+/* The row of arm X in the paired table starts with this. */
+static bool x_row(const char *what, const char *out, const char *unit,
+		  int pairs)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "%-20s %-24s %4d ", "pipe", "X", pairs);
+	if (!has(what, out, want))
+		return false;
+	snprintf(want, sizeof(want), " %-5s %5d ", unit, pairs);
+	return has(what, out, want);
+}
+
+static bool test_abstat_paired(void)
+{
+	static char csv[16384];
+	static struct run r;
+	static char json[16384];
+	bool ok;
+
+	/*
+	 * +2% in every one of 12 drifting rounds: the paired test sees it
+	 * (p = 2 / 2^12), the unpaired one cannot (the drift is 5% a round).
+	 */
+	drift_csv(csv, sizeof(csv), 12, up2, NULL);
+	ok = abstat_accepts("paired +2%", csv, &r, json, sizeof(json));
+	ok &= x_row("paired +2%", r.out, "round", 12);
+	ok &= has("paired +2%", r.out, " worse ");
+	ok &= has("paired +2%", r.out, "0.000488");
+	ok &= has("paired +2%: json", json, "\"verdict\":\"worse\"");
+	ok &= has("paired +2%: json", json, "\"verdict_unpaired\":\"~\"");
+	ok &= has("paired +2%: json", json, "\"unit\":\"round\",\"pairs\":12");
+	ok &= has("paired +2%", r.out, "\nrounds: variance of log(value)");
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("json", json);
+		return false;
+	}
+	/* within +-0.4% in every round: equivalent at the default 1% */
+	drift_csv(csv, sizeof(csv), 12, flat, NULL);
+	ok = abstat_accepts("paired flat", csv, &r, json, sizeof(json));
+	ok &= has("paired flat: json", json, "\"verdict\":\"equivalent\"");
+	if (!ok)
+		dump("stdout", r.out);
+	return ok;
+}
+
+static bool test_abstat_too_few(void)
+{
+	static const char *const kernels[] = { "baseline", "series" };
+	static char csv[16384];
+	static struct run r;
+	bool ok;
+
+	/* 3 pairs: 2 / 2^3 = 0.25 at best, "different" cannot fire */
+	drift_csv(csv, sizeof(csv), 3, up2, NULL);
+	ok = abstat_accepts("too-few", csv, &r, NULL, 0);
+	ok &= has("too-few", r.out, " too-few ");
+	ok &= has("too-few", r.out, "\ntoo-few: 1 comparison(s) cannot reach");
+	ok &= has("too-few", r.out, "after Holm over 1: 0.25, NOT below alpha");
+	if (!ok) {
+		dump("stdout", r.out);
+		return false;
+	}
+	/*
+	 * Arms on different boots (kernels): the boot is the unit, paired by
+	 * boot number; 12 boots a kernel, +2% each, reach "worse".
+	 */
+	drift_csv(csv, sizeof(csv), 12, up2, kernels);
+	ok = abstat_accepts("boots", csv, &r, NULL, 0);
+	ok &= x_row("boots", r.out, "boot", 12);
+	ok &= has("boots", r.out, " worse ");
+	ok &= has("boots", r.out, "boot medians for arms on other boots");
+	if (!ok)
+		dump("stdout", r.out);
+	return ok;
+}
+
+static bool test_abstat_margin(void)
+{
+	static const char *const bad[][3] = {
+		{ "-m", "x" }, { "-m", "-1" }, { "--margin", "100" },
+		{ "-m", "" },
+	};
+	static struct run r;
+	unsigned int i;
+	char what[64];
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *args[] = { bad[i][0], bad[i][1], "/dev/null", NULL };
+
+		snprintf(what, sizeof(what), "abstat %s '%s'", bad[i][0], bad[i][1]);
+		if (!run_abstat(&r, args))
+			return false;
+		ok &= same_int(what, r.status, 1);
+		ok &= has(what, r.err, "--margin");
+		ok &= lacks(what, r.out, "workload");
+	}
+	return ok;
+}
+
 static bool test_abstat_help(void)
 {
 	static const char *const longopts[] = {
 		"--base", "--alpha", "--resamples", "--seed", "--label",
-		"--json", "--order", "--help",
+		"--json", "--order", "--margin", "--pairs", "--help",
 	};
 	static const char *const flags[][2] = { { "-h" }, { "--help" } };
 	static struct run r;
@@ -1237,6 +1376,9 @@ static const struct {
 	T_ABSTAT(test_abstat_valid, "abstat accepts a valid samples.csv"),
 	T_ABSTAT(test_abstat_counters, "abstat counters column"),
 	T_ABSTAT(test_abstat_boot_spread, "abstat between-boot spread"),
+	T_ABSTAT(test_abstat_paired, "abstat paired verdict sees what drift hides"),
+	T_ABSTAT(test_abstat_too_few, "abstat too-few, and boots as the unit"),
+	T_ABSTAT(test_abstat_margin, "abstat rejects a bad --margin"),
 	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };
 
