@@ -105,24 +105,23 @@ double stats_quantile(const double *sorted, int n, double q)
 }
 
 /*
- * Exact two-sided p-value of W = w for samples of m x's and n y's without
- * ties, as R's wilcox.test(): min(1, 2 P), P the tail on w's side of the
- * mean mn/2.  The number c(k; i, j) of orderings of i x's and j y's with
- * W = k follows R's cwilcox() recursion on whether the largest value is an
- * x (greater than all j y's) or a y:
+ * Counts c(k; m, n), k = 0 .. m n, of the orderings of m x's and n y's
+ * with W = k, no ties, from R's cwilcox() recursion on whether the largest
+ * value is an x (greater than all j y's) or a y:
  *
  *	c(k; i, j) = c(k - j; i - 1, j) + c(k; i, j - 1)
  *
  * It only adds positive counts, so doubles stay accurate beyond 2^53.
+ * NULL if out of memory.
  */
-static int mw_exact_p(int m, int n, double w, double *p)
+static double *mw_counts(int m, int n)
 {
 	int len = m * n + 1, i, j, k;
 	double *c = calloc((size_t)(m + 1) * len, sizeof(*c));
-	double *row, *prev, total = 0, lower = 0, upper = 0;
+	double *row, *prev;
 
 	if (!c)
-		return -ENOMEM;
+		return NULL;
 	/* row i holds c(.; i, j), from j = 0 where W = 0 */
 	for (i = 0; i <= m; i++)
 		c[i * len] = 1;
@@ -134,16 +133,39 @@ static int mw_exact_p(int m, int n, double w, double *p)
 				row[k] += prev[k - j];
 		}
 	}
-	row = c + m * len;
+	memmove(c, c + m * len, len * sizeof(*c));
+	return c;
+}
+
+/*
+ * Two-sided p-value of statistic value w from the null counts c[0..len-1]
+ * of a distribution symmetric about (len - 1) / 2, as R: min(1, 2 P), P
+ * the tail on w's side.
+ */
+static double exact_p(const double *c, int len, double w)
+{
+	double total = 0, lower = 0, upper = 0;
+	int k;
+
 	for (k = 0; k < len; k++) {
-		total += row[k];
+		total += c[k];
 		if (k <= w)
-			lower += row[k];
+			lower += c[k];
 		if (k >= w)
-			upper += row[k];
+			upper += c[k];
 	}
+	return fmin(1, 2 * (w <= (len - 1) / 2.0 ? lower : upper) / total);
+}
+
+/* Exact two-sided p-value of W = w for m x's and n y's without ties. */
+static int mw_exact_p(int m, int n, double w, double *p)
+{
+	double *c = mw_counts(m, n);
+
+	if (!c)
+		return -ENOMEM;
+	*p = exact_p(c, m * n + 1, w);
 	free(c);
-	*p = fmin(1, 2 * (w <= m * n / 2.0 ? lower : upper) / total);
 	return 0;
 }
 
@@ -396,7 +418,7 @@ static double abs_ranks(const double *d, int n, double *r)
 static int signed_rank_p(const double *nzd, int nz, struct stats_sr *out)
 {
 	double *r = malloc(((size_t)nz + 1) * sizeof(*r)), *c, ties, z, sigma;
-	double lower = 0, upper = 0, total = 0, corr;
+	double corr;
 	int i, m = nz * (nz + 1) / 2;
 
 	if (!r)
@@ -422,15 +444,8 @@ static int signed_rank_p(const double *nzd, int nz, struct stats_sr *out)
 		c = signrank_counts(nz);
 		if (!c)
 			return -ENOMEM;
-		for (i = 0; i <= m; i++) {
-			total += c[i];
-			if (i <= out->v)
-				lower += c[i];
-			if (i >= out->v)
-				upper += c[i];
-		}
+		out->p = exact_p(c, m + 1, out->v);
 		free(c);
-		out->p = fmin(1, 2 * (out->v > m / 2.0 ? upper : lower) / total);
 		return 0;
 	}
 	/* as R: tie-corrected variance, continuity correction of 0.5 */
@@ -552,4 +567,35 @@ int stats_pairs_needed(const double *d, int n)
 	if (k < 2)
 		return 2;
 	return k > INT_MAX ? INT_MAX : (int)k;
+}
+
+int stats_null_p_cdf(int nx, int ny, const double *t, int nt, double *cdf)
+{
+	double *c, total = 0, lower = 0, tail, p;
+	int len, i, k;
+
+	if (nx < 1 || nx > 200 || ny < 0 || ny > 200)
+		return -EINVAL;
+	c = ny ? mw_counts(nx, ny) : signrank_counts(nx);
+	if (!c)
+		return -ENOMEM;
+	len = ny ? nx * ny + 1 : nx * (nx + 1) / 2 + 1;
+	for (k = 0; k < len; k++)
+		total += c[k];
+	for (i = 0; i < nt; i++)
+		cdf[i] = 0;
+	/*
+	 * P(p <= t): the probability of every statistic value whose p-value
+	 * (as exact_p(), from the running lower tail) is at most t.
+	 */
+	for (k = 0; k < len; k++) {
+		tail = k <= (len - 1) / 2.0 ? lower + c[k] : total - lower;
+		p = fmin(1, 2 * tail / total);
+		lower += c[k];
+		for (i = 0; i < nt; i++)
+			if (p <= t[i] * (1 + 1e-12))
+				cdf[i] += c[k] / total;
+	}
+	free(c);
+	return 0;
 }

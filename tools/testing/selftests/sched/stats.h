@@ -137,4 +137,13 @@ double stats_signed_rank_min_p(int n);
  */
 int stats_pairs_needed(const double *d, int n);
 
+/*
+ * The exact null distribution of the two-sided p-value, without ties: of
+ * the signed-rank test with nx pairs (ny = 0), or of the Mann-Whitney test
+ * with nx and ny samples.  cdf[i] = P(p <= t[i]) for the nt thresholds t[]
+ * (discrete: p takes few values for small n).  Returns 0, -EINVAL unless
+ * 1 <= nx <= 200 and 0 <= ny <= 200, -ENOMEM if out of memory.
+ */
+int stats_null_p_cdf(int nx, int ny, const double *t, int nt, double *cdf);
+
 #endif /* __STATS_H */

@@ -593,6 +593,52 @@ static bool test_sr_edge(void)
 	return ok;
 }
 
+static bool test_null_p_cdf(void)
+{
+	static const double t[] = { 0.01, 0.05, 0.1, 0.5, 1 };
+	/*
+	 * R: sr <- function(n) { v <- 0:(n * (n + 1) / 2)
+	 * R:   p <- pmin(1, 2 * pmin(psignrank(v, n),
+	 * R:                         psignrank(v - 1, n, lower.tail = FALSE)))
+	 * R:   d <- dsignrank(v, n)
+	 * R:   sapply(c(0.01, 0.05, 0.1, 0.5, 1), function(t) sum(d[p <= t])) }
+	 * R: sr(12); sr(5)
+	 */
+	static const double sr12[] = {
+		0.0092773437500000087, 0.0424804687500000347,
+		0.0922851562500000694, 0.4697265625000003331, 1,
+	};
+	static const double sr5[] = { 0, 0, 0.0625, 0.4375, 1 };
+	/*
+	 * R: mw <- function(m, n) { w <- 0:(m * n)
+	 * R:   p <- pmin(1, 2 * pmin(pwilcox(w, m, n),
+	 * R:                         pwilcox(w - 1, m, n, lower.tail = FALSE)))
+	 * R:   d <- dwilcox(w, m, n)
+	 * R:   sapply(c(0.01, 0.05, 0.1, 0.5, 1), function(t) sum(d[p <= t])) }
+	 * R: mw(12, 12)
+	 */
+	static const double mw12[] = {
+		0.0082931606016812629, 0.0449019952990877755,
+		0.0887337860685552121, 0.4775752582321434181, 1,
+	};
+	double c[ARRAY_SIZE(t)];
+	unsigned int i;
+	bool ok = true;
+
+	ok &= same_int("null SR 12", stats_null_p_cdf(12, 0, t, 5, c), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		ok &= near("null SR 12", c[i], sr12[i], REL, true);
+	ok &= same_int("null SR 5", stats_null_p_cdf(5, 0, t, 5, c), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		ok &= near("null SR 5", c[i], sr5[i], 1e-12, false);
+	ok &= same_int("null MW 12 12", stats_null_p_cdf(12, 12, t, 5, c), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		ok &= near("null MW 12 12", c[i], mw12[i], REL, true);
+	ok &= same_int("null n 0", stats_null_p_cdf(0, 0, t, 5, c), -EINVAL);
+	ok &= same_int("null n 201", stats_null_p_cdf(201, 0, t, 5, c), -EINVAL);
+	return ok;
+}
+
 static bool is_nan(const char *what, double got)
 {
 	if (isnan(got))
@@ -1358,6 +1404,7 @@ static const struct {
 	T(test_sr_small, "signed-rank with 5 pairs, smallest attainable p"),
 	T(test_sr_ties, "signed-rank normal approximation, ties, zeros, large n"),
 	T(test_sr_edge, "signed-rank edge cases, pairs needed"),
+	T(test_null_p_cdf, "exact null distribution of the p-value"),
 	T(test_edge_cases, "edge cases"),
 	T(test_quantile_bad_q, "quantile with q NaN or outside [0, 1]"),
 	T(test_mw_nan, "Mann-Whitney with NaN input terminates"),
