@@ -50,7 +50,7 @@ bad() { log "$*"; log "see 'make bench ARGS=-h'"; exit 2; }
 
 argv=("$@")
 host=${HOST:-} preset=smt timeout=3600 kernels=series boots= out= seed=
-append= recheck= ab_args=()
+append= recheck= ab_args=() report_args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) host=1; shift ;;
@@ -63,8 +63,9 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--append) append=1; shift ;;
 	-h|--help) usage ;;
-	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power)
+	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power|--blocks)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
+		case $1 in --margin|--blocks) report_args+=("$1" "$2") ;; esac
 		ab_args+=("$1" "$2"); shift 2 ;;
 	--aa|--reference|--no-trace|--trace-cost) ab_args+=("$1"); shift ;;
 	*) bad "unknown option '$1'" ;;
@@ -214,6 +215,6 @@ if [ ${#klist[@]} -gt 1 ]; then
 	case " ${klist[*]} " in *" baseline "*) k=baseline ;; esac
 	base=(--base "$k:$(head -1 <<<"$plain")")
 fi
-"$KS/ab.sh" --recheck "$out" "${base[@]}" || die "no report (see $out/*/output.log)"
+"$KS/ab.sh" --recheck "$out" "${base[@]}" "${report_args[@]}" || die "no report (see $out/*/output.log)"
 [ "$rc" = 0 ] || log "exit $rc: a guest run failed (its boot is named above); the table holds what was measured"
 exit $rc

@@ -14,11 +14,12 @@ set -euo pipefail
 
 # Build and boot: kernel build deps, ccache, qemu, busybox (guest shell),
 # quilt, python3-ply and python3-git (series checks: quilt, checkpatch.pl's
-# SPDX check).  Measure: perf, rt-tests (hackbench), gnuplot.  Trace: clang,
+# SPDX check).  Measure: perf, rt-tests (hackbench), gnuplot, librsvg2-bin
+# (rsvg-convert: PNG plots, and the check that every plot renders).  Trace: clang,
 # llvm, libbpf-dev and bpftool build wakestat (BPF objects and skeletons).
 WP_PACKAGES="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 dwarves ccache git perl python3-ply python3-git rsync kmod qemu-system-x86 busybox-static quilt
-linux-perf rt-tests gnuplot-nox clang llvm libbpf-dev bpftool"
+linux-perf rt-tests gnuplot-nox librsvg2-bin clang llvm libbpf-dev bpftool"
 
 check_only=0
 case ${1:-} in

@@ -146,21 +146,33 @@ boot_parallel() {
 }
 
 # A short make bench in the smt guest: the harness end to end (two arms,
-# two loads, 2 rounds), checked for a complete table and restored features.
+# two loads, 4 rounds: the paired path, too few to reach "different"),
+# checked for a complete table with paired rows, restored features, and
+# plots that render (a PNG per SVG) inside report.html.
 bench_smoke() {
 	local d=$run/bench-smoke rc=0 n why=
-	wp_child "$S/bench.sh" -t smt -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 2 -W 1 \
-		-d 1 -s 1 -o "$d" > "$d.log" 2>&1 || rc=$?
+	wp_child "$S/bench.sh" -t smt -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 4 -W 1 \
+		-d 0.5 -s 1 -o "$d" > "$d.log" 2>&1 || rc=$?
 	n=$(grep -o '"verdict"' "$d/comparisons.json" 2>/dev/null | wc -l)
 	if [ $rc != 0 ]; then
 		why="bench.sh exit $rc (see $d.log)"
 	elif [ "$n" != 2 ]; then
 		why="$n comparisons in comparisons.json, want 2"
+	elif [ "$(grep -c '"unit":"round","pairs":4' "$d/comparisons.json")" != 2 ]; then
+		why="comparisons not paired by round with 4 pairs (see $d/comparisons.json)"
+	elif ! grep -q "^smallest attainable p: " "$d/table.txt"; then
+		why="no smallest attainable p beside the table"
+	elif [ "$(ls "$d"/plots/*.svg 2>/dev/null | wc -l)" -lt 2 ]; then
+		why="fewer than 2 plots in $d/plots"
+	elif [ "$(ls "$d"/plots/*.png | wc -l)" != "$(ls "$d"/plots/*.svg | wc -l)" ]; then
+		why="a plot did not render to PNG (see $d.log)"
+	elif [ "$(grep -c "<svg" "$d/report.html")" != "$(ls "$d"/plots/*.svg | wc -l)" ]; then
+		why="report.html lacks a plot"
 	elif ! grep -q "^features at start: $(cat "$d"/series-1/ab/features-after.txt)\$" "$d/environment.txt"; then
 		why="sched features not restored after the run"
 	fi
 	if [ -z "$why" ]; then
-		echo "bench pass bench:smoke 2 comparisons, features restored; $(grep -o 'harness overhead.*' "$d.log")"
+		echo "bench pass bench:smoke 2 paired comparisons, $(ls "$d"/plots/*.png | wc -l) plots rendered, features restored; $(grep -o 'harness overhead.*' "$d.log")"
 	else
 		echo "bench fail bench:smoke $why"
 	fi > "$run/bench-smoke.result"

@@ -82,6 +82,10 @@ reject bench-preset "unknown topology preset 'smp'" "$WP_ROOT/scripts/bench.sh" 
 reject bench-rounds "-r takes" "$WP_ROOT/scripts/bench.sh" -r five
 reject ab-load "unknown load 'pipz'" "$KS/ab.sh" -l pipz
 reject ab-arm "not a sched feature name" "$KS/ab.sh" -a 'base,x=sis_cache'
+reject ab-margin "--margin takes a percentage" "$KS/ab.sh" --margin 1%
+reject ab-power "not a percentage in" "$KS/ab.sh" --power 1,0
+reject ab-power-load "not a wakebench rr load" "$KS/ab.sh" --power 5 -l tcp_stream
+reject bench-kernel "unknown kernel 'seires'" "$WP_ROOT/scripts/bench.sh" -k series,seires
 if [ -x "$KS/wakestat" ]; then
 	reject wakestat-pid "-p: want a PID" "$KS/wakestat" -p abc
 	reject wakestat-interval "interval: want seconds" "$KS/wakestat" 0
@@ -143,6 +147,9 @@ else
 		not_ok "host-aa: no verdict in comparisons.json"
 	elif [ "$rows" -lt 12 ]; then
 		not_ok "host-aa: $rows measured samples, want >= 12 (2 loads x 2 arms x 3 rounds)"
+	elif [ "$(ls "$tmp"/aa/plots/*.png 2>/dev/null | wc -l)" != "$(ls "$tmp"/aa/plots/*.svg | wc -l)" ] ||
+	     [ "$(grep -c "<svg" "$tmp/aa/report.html")" != "$(ls "$tmp"/aa/plots/*.svg | wc -l)" ]; then
+		not_ok "host-aa: plots not all rendered to PNG and in report.html"
 	else
 		ok "host-aa: $rows samples, $(grep -c '"verdict"' "$tmp/aa/comparisons.json") comparisons; skipped: $(cat "$tmp"/aa/host-1/ab/skipped.txt | tr '\n' ';')"
 	fi

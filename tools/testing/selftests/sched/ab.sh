@@ -6,11 +6,16 @@
 # Runs rounds of wakeup-heavy loads (wakebench, hackbench, perf bench) under
 # each arm, an arm being a set of sched features switched on, in a seeded
 # random order of the arms per round; then abstat prints, per load, each arm
-# against the base arm: n, median, CV, the change with a 95% CI, the
-# Mann-Whitney p-value, Holm-adjusted across the table, the verdict ("~": no
-# difference shown at alpha 0.05 after Holm; "better"/"worse": a difference,
-# by the load's direction) and the rounds per arm needed to resolve the
-# observed change; then the placement evidence per arm.  Features and
+# against the base arm, paired by round (the arms of a round share its
+# drift): n, median, CV, the change (Hodges-Lehmann estimate of the ratio
+# arm/base) with its exact 95% CI, the Wilcoxon signed-rank p-value,
+# Holm-adjusted across the table, the verdict ("better"/"worse": Holm p below
+# 0.05 and the CI excluding no change, by the load's direction; "equivalent":
+# the CI within +-margin; "too-few": no p-value these rounds can give would
+# pass Holm; "~": neither) and the rounds needed; the smallest attainable p;
+# the unpaired comparison beside it; the variance between and within rounds
+# and any effect of position in the round; the placement evidence per arm.
+# Plots (SVG, PNG) and report.html (table and plots in one file).  Features and
 # schedstats are restored on exit, on error and on Ctrl-C; samples written
 # so far stay.  Runs from the kselftest install directory (wakebench and
 # abstat next to it) or a kernel tree's tools/testing/selftests/sched.
@@ -58,6 +63,8 @@
 #   --append      add a run to DIR (reported together with the runs in it)
 #   --recheck DIR recompute DIR's table and plots; runs nothing
 #   --base ARM    base arm of the report (default: the first arm)
+#   --blocks N    calibration and power: also test each block of N rounds
+#                 (boots across kernels) on its own, as abstat --blocks
 #   --dry-run     check the options, print what would run, run nothing
 #   -h, --help    this text
 #  for scripts/bench.sh (guest runs):
@@ -88,12 +95,12 @@ bad() { echo "$me: $*" >&2; echo "$me: see '$me -h'" >&2; exit 2; }
 WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
-arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power=
+arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power= blocks=
 out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 trace_cost=
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
-	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|--margin|--power)
+	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|--margin|--power|--blocks)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in
 		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
@@ -102,6 +109,7 @@ while [ $# -gt 0 ]; do
 		--recheck) recheck=$2 ;; --base) base_arm=$2 ;; --raw) raw=$2 ;;
 		--label) label=$2 ;; --source) source=$2 ;;
 		--margin) margin=$2 ;; --power) power=$2 arms= trace= ;;
+		--blocks) blocks=$2 ;;
 		esac
 		shift 2 ;;
 	--aa) arms=A=,B=; shift ;;
@@ -174,6 +182,7 @@ report() {
 		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short="host, wall-clock" ;;
 	esac
 	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" -m "$margin" \
+		${blocks:+-k "$blocks"} \
 		-j "$dir/comparisons.json" -p "$dir/pairs.txt" "$csv" > "$dir/table.txt" ||
 		die "abstat failed on $csv"
 	if cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | grep -q .; then
@@ -529,7 +538,7 @@ if [ -n "$power" ]; then
 		esac
 	done
 fi
-[[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--margin takes a percentage (e.g. 1 or 0.5)"
+[ -z "$blocks" ] || [[ $blocks =~ ^[1-9][0-9]*$ ]] || bad "--blocks takes a number of rounds"
 # Default rounds: the fewest n with which the smallest exact signed-rank
 # p-value, 2 / 2^n, times the comparisons (Holm's first step) is below
 # 0.05, plus one for a tie or a zero difference; at least 5.

@@ -85,9 +85,9 @@ static enum ctr counters;
 static struct {
 	const char *base, *label, *json, *order, *pairs;
 	double alpha, margin;
-	int resamples;
+	int resamples, blocks, blocks_of;
 	unsigned long long seed;
-} opt = { .alpha = 0.05, .margin = 1, .resamples = 10000, .seed = 1 };
+} opt = { .alpha = 0.05, .margin = 1, .resamples = 10000, .seed = 1, .blocks_of = 27 };
 
 /*
  * Arms are listed in --order (the base first), then as they first appear:
@@ -462,6 +462,7 @@ struct cmp {
 	enum unit unit;
 	int np;
 	double *d;
+	double *pg, *pb;		/* the values of each pair: g, base */
 	struct stats_sr sr;
 	double pchange, plo, phi;	/* percent, from exp() of sr */
 	double pp_holm;
@@ -511,7 +512,9 @@ static int make_pairs(struct cmp *c, double *x, double *y)
 	int i, j, k, s;
 
 	c->d = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(*c->d));
-	if (!c->d)
+	c->pg = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(*c->pg));
+	c->pb = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(*c->pb));
+	if (!c->d || !c->pg || !c->pb)
 		return -ENOMEM;
 	for (i = 0; i < b->n; i++)
 		used[b->boot[i]] = true;
@@ -529,8 +532,11 @@ static int make_pairs(struct cmp *c, double *x, double *y)
 				if (b->round[j] == g->round[i] &&
 				    b->boot[j] == g->boot[i])
 					break;
-			if (j < b->n)
+			if (j < b->n) {
+				c->pg[c->np] = g->v[i];
+				c->pb[c->np] = b->v[j];
 				c->d[c->np++] = log(g->v[i] / b->v[j]);
+			}
 		}
 	} else {
 		c->unit = UNIT_BOOT;
@@ -551,8 +557,11 @@ static int make_pairs(struct cmp *c, double *x, double *y)
 			for (k = 0; k < nr_boots; k++)
 				if (!isnan(mb[k]) && boot_slot(k) == s)
 					break;
-			if (k < nr_boots)
+			if (k < nr_boots) {
+				c->pg[c->np] = mg[i];
+				c->pb[c->np] = mb[k];
 				c->d[c->np++] = log(mg[i] / mb[k]);
+			}
 		}
 	}
 	for (i = 0; i < c->np; i++)
@@ -959,6 +968,126 @@ static void print_pairs(FILE *f, const struct cmp *cmps, int nc)
 	}
 }
 
+
+/*
+ * --blocks N, for calibration (A/A) and power runs: each comparison's
+ * pairs, in order (rounds, or boot slots), cut into consecutive blocks of
+ * N, each tested as a run of its own, paired (signed-rank on the block's
+ * log-ratios) and unpaired (Mann-Whitney on the block's values of both
+ * arms).  Per comparison, how many blocks had p < alpha, were "different"
+ * (Holm over the table's comparisons within the block, and the CI
+ * excluding no change), and would pass as one of --blocks-of comparisons
+ * (p < alpha / m: the default matrix has 27); then the histogram of all
+ * blocks' p-values against the exact null distribution for N pairs (N
+ * and N samples an arm), which is discrete, not uniform.
+ */
+static const double hist_t[] = { 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1 };
+#define NR_BINS	ARRAY_SIZE(hist_t)
+
+struct block_res {
+	double p, p_holm, lo, hi;	/* paired */
+	double up, up_holm;		/* unpaired */
+};
+
+static int print_blocks(FILE *f, struct cmp *cmps, int nc)
+{
+	int N = opt.blocks, nb = INT_MAX, b, i, j, k;
+	int hp[NR_BINS] = { 0 }, hu[NR_BINS] = { 0 }, total = 0;
+	double *p, *adj, nullp[NR_BINS], nullu[NR_BINS];
+	struct block_res *r;
+	struct stats_sr sr;
+	struct stats_mw mw;
+
+	for (i = 0; i < nc; i++) {
+		if (!paired(&cmps[i])) {
+			fprintf(stderr, "abstat: --blocks: %s/%s has no pairs\n",
+				cmps[i].g->workload, cmps[i].g->arm);
+			return -1;
+		}
+		nb = cmps[i].np / N < nb ? cmps[i].np / N : nb;
+	}
+	if (!nc || nb < 1) {
+		fprintf(stderr, "abstat: --blocks %d: fewer pairs than that\n", N);
+		return -1;
+	}
+	r = calloc((size_t)nc * nb, sizeof(*r));
+	p = calloc(nc, sizeof(*p));
+	adj = calloc(nc, sizeof(*adj));
+	if (!r || !p || !adj ||
+	    stats_null_p_cdf(N, 0, hist_t, NR_BINS, nullp) ||
+	    stats_null_p_cdf(N, N, hist_t, NR_BINS, nullu)) {
+		fprintf(stderr, "abstat: --blocks: out of memory (or N > 200)\n");
+		return -1;
+	}
+	for (b = 0; b < nb; b++) {
+		for (i = 0; i < nc; i++) {
+			struct block_res *x = &r[i * nb + b];
+			const struct cmp *c = &cmps[i];
+
+			if (stats_signed_rank(c->d + b * N, N, 0.95, &sr) ||
+			    stats_mann_whitney(c->pb + b * N, N, c->pg + b * N, N, &mw))
+				return -1;
+			x->p = sr.p;
+			x->lo = sr.lo;
+			x->hi = sr.hi;
+			x->up = mw.p;
+		}
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < nc; i++)
+				p[i] = k ? r[i * nb + b].up : r[i * nb + b].p;
+			stats_holm(p, nc, adj);
+			for (i = 0; i < nc; i++)
+				*(k ? &r[i * nb + b].up_holm : &r[i * nb + b].p_holm) = adj[i];
+		}
+	}
+	fprintf(f, "\nblocks of %d pairs, each tested on its own (%d blocks a comparison; paired /\n"
+		"unpaired): p < %.2f; different (Holm over the %d comparisons in the block, CI\n"
+		"excluding 0); p < %.2f/%d, as one of %d comparisons\n",
+		N, nb, opt.alpha, nc, opt.alpha, opt.blocks_of, opt.blocks_of);
+	fprintf(f, "%-20s %-24s %6s %13s %13s %13s %9s\n", "workload", "arm", "blocks",
+		"p<alpha", "different", "p<alpha/m", "median");
+	for (i = 0; i < nc; i++) {
+		int n1 = 0, n2 = 0, n3 = 0, u1 = 0, u2 = 0, u3 = 0;
+		double est[MAX_SAMPLES];
+
+		for (b = 0; b < nb; b++) {
+			const struct block_res *x = &r[i * nb + b];
+
+			n1 += x->p < opt.alpha;
+			n2 += x->p_holm < opt.alpha && (x->lo > 0 || x->hi < 0);
+			n3 += x->p < opt.alpha / opt.blocks_of;
+			u1 += x->up < opt.alpha;
+			u2 += x->up_holm < opt.alpha;
+			u3 += x->up < opt.alpha / opt.blocks_of;
+			est[b] = stats_median(cmps[i].d + b * N, N);
+			for (j = 0; j < (int)NR_BINS; j++) {
+				hp[j] += x->p <= hist_t[j] * (1 + 1e-12) &&
+					 (!j || x->p > hist_t[j - 1] * (1 + 1e-12));
+				hu[j] += x->up <= hist_t[j] * (1 + 1e-12) &&
+					 (!j || x->up > hist_t[j - 1] * (1 + 1e-12));
+			}
+		}
+		total += nb;
+		fprintf(f, "%-20s %-24s %6d %6d / %-4d %6d / %-4d %6d / %-4d %+8.2f%%\n",
+			cmps[i].g->workload, cmps[i].g->arm, nb, n1, u1, n2, u2, n3, u3,
+			100 * (exp(stats_median(est, nb)) - 1));
+	}
+	fprintf(f, "p-values of all %d blocks against the exact null distribution (no ties):\n",
+		total);
+	fprintf(f, "%-13s %8s %10s %10s %10s\n", "p in", "paired", "null", "unpaired", "null");
+	for (j = 0; j < (int)NR_BINS; j++) {
+		double lo = j ? hist_t[j - 1] : 0;
+
+		fprintf(f, "%s%.2f, %.2f] %8d %10.1f %10d %10.1f\n", j ? "(" : "[", lo,
+			hist_t[j], hp[j], total * (nullp[j] - (j ? nullp[j - 1] : 0)), hu[j],
+			total * (nullu[j] - (j ? nullu[j - 1] : 0)));
+	}
+	free(r);
+	free(p);
+	free(adj);
+	return 0;
+}
+
 /* Medians of a group's samples per boot, and their spread. */
 struct spread {
 	int n;				/* boots with samples */
@@ -1119,8 +1248,12 @@ static void print_help(FILE *f)
 		"  -j, --json FILE      also write the comparisons as JSON\n"
 		"  -o, --order A,B,...  order of the arms in the tables\n"
 		"  -m, --margin M       \"equivalent\" when the CI lies within +-M%% (default %g)\n"
-		"  -p, --pairs FILE     also write the pairs and CIs (for plots)\n"		"  -h, --help           this help\n",
-		opt.alpha, opt.resamples, opt.seed, opt.margin);
+		"  -p, --pairs FILE     also write the pairs and CIs (for plots)\n"
+		"  -k, --blocks N       calibration, power: also test each block of N pairs\n"
+		"                       on its own; p-value histogram against the exact null\n"
+		"  -K, --blocks-of M    ... and count p < alpha / M (default %d: the default\n"
+		"                       matrix's comparisons)\n"		"  -h, --help           this help\n",
+		opt.alpha, opt.resamples, opt.seed, opt.margin, opt.blocks_of);
 }
 
 int main(int argc, char **argv)
@@ -1135,14 +1268,17 @@ int main(int argc, char **argv)
 		{ "order",	required_argument, NULL, 'o' },
 		{ "margin",	required_argument, NULL, 'm' },
 		{ "pairs",	required_argument, NULL, 'p' },
+		{ "blocks",	required_argument, NULL, 'k' },
+		{ "blocks-of",	required_argument, NULL, 'K' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
 	struct cmp *cmps;
 	char *end;
+	long v;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -1175,6 +1311,16 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			opt.pairs = optarg;
+			break;
+		case 'k':
+		case 'K':
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 200) {
+				fprintf(stderr, "abstat: --%s '%s': want 1-200\n",
+					c == 'k' ? "blocks" : "blocks-of", optarg);
+				return 1;
+			}
+			*(c == 'k' ? &opt.blocks : &opt.blocks_of) = (int)v;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -1234,6 +1380,8 @@ int main(int argc, char **argv)
 	print_unpaired(stdout, cmps, nc);
 	printf("(bootstrap: %d resamples, seed %llu)\n", opt.resamples, opt.seed);
 	print_rounds(stdout);
+	if (opt.blocks && print_blocks(stdout, cmps, nc))
+		return 1;
 	print_evidence(stdout);
 	print_spread(stdout);
 	if (opt.json) {
