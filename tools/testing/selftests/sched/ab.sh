@@ -100,7 +100,8 @@ out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 tr
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
-	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|--margin|--power|--blocks)
+	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|\
+	--margin|--power|--blocks)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in
 		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
@@ -327,7 +328,8 @@ plots() {	# dir short-label order
 	local arms_s=${order//,/ }
 	mkdir -p "$dir/plots"
 	kern=$(cut -d, -f1 "$csv" | sed 1d | sed 's/-[0-9]*$//' | sort -u | tr '\n' ' ')
-	topo=$(sed -n 's/^topology: \([^ ]*\).*/\1/p' "$dir"/*/run.txt 2>/dev/null | sort -u | tr '\n' ' ')
+	topo=$(sed -n 's/^topology: \([^ ]*\).*/\1/p' "$dir"/*/run.txt 2>/dev/null |
+		sort -u | tr '\n' ' ')
 	for w in $(awk -F, 'NR > 1 && !$3 { print $6 }' "$csv" | sort -u); do
 		f=$dir/plots/${w//[^A-Za-z0-9_.@-]/_}
 		# samples: arm index, value; pairs: arm index, unit, ratio
@@ -343,7 +345,8 @@ plots() {	# dir short-label order
 		[ -s "$f.dat" ] || continue
 		n=$(awk '$1 == 1' "$f.dat" | wc -l)
 		# integer round ticks, at most about 20
-		inc=$(awk '{ if ($2 > m) m = $2 } END { print int(m / 12) + 1 }' "$f.pairs" 2>/dev/null)
+		inc=$(awk '{ if ($2 > m) m = $2 } END { print int(m / 12) + 1 }' \
+			"$f.pairs" 2>/dev/null)
 		dirn=$(awk -F, -v w="$w" 'NR > 1 && $6 == w { print $7; exit }' "$csv")
 		touch "$f.pairs" "$f.ci"
 		gnuplot 2>"$f.err" <<-EOF || log "gnuplot failed for $w (see $f.err)"
@@ -351,7 +354,8 @@ plots() {	# dir short-label order
 			set output '$f.svg'
 			arms = '$arms_s'
 			A = words(arms)
-			set multiplot layout 1,3 title sprintf('%s: kernel %s, preset %s, %s, n = %d per arm', \\
+			set multiplot layout 1,3 title sprintf( \\
+				'%s: kernel %s, preset %s, %s, n = %d per arm', \\
 				'$w', '${kern% }', '${topo% }', '$2', $n) noenhanced
 			set xrange [0.4:A + 0.6]
 			set xtics () rotate by -25 noenhanced
@@ -363,13 +367,17 @@ plots() {	# dir short-label order
 			set style fill transparent solid 0.25
 			set style boxplot nooutliers
 			set boxwidth 0.5
-			plot for [i=1:A] '$f.dat' using (i):(\$1 == i ? \$2 : 1/0) with boxplot lc i, \\
-				'$f.dat' using (\$1 + 0.3 * (rand(0) - 0.5)):2:1 with points pt 7 ps 0.45 lc variable
+			plot for [i=1:A] '$f.dat' using (i):(\$1 == i ? \$2 : 1/0) \\
+					with boxplot lc i, \\
+				'$f.dat' using (\$1 + 0.3 * (rand(0) - 0.5)):2:1 \\
+					with points pt 7 ps 0.45 lc variable
 			set title 'paired change vs base: estimate, 95% CI' noenhanced
 			set ylabel 'arm / base (1: no change)' noenhanced
 			set yrange [*:*]
-			set label 1 'band: +-$margin% (equivalent)' at graph 0.02, graph 0.04 noenhanced
-			plot '+' using 1:(1 - $margin / 100.0):(1 + $margin / 100.0) with filledcurves \\
+			set label 1 'band: +-$margin% (equivalent)' at graph 0.02, graph 0.04 \\
+				noenhanced
+			m = $margin / 100.0
+			plot '+' using 1:(1 - m):(1 + m) with filledcurves \\
 					fc rgb '#e4e4e4' fs solid 1.0, \\
 				1 with lines lc rgb 'black', \\
 				'$f.ci' using 1:2:3:4:1 with yerrorbars pt 7 ps 0.8 lc variable, \\
@@ -409,7 +417,8 @@ render() {	# dir
 	fi
 	title="wakeplace A/B report: ${dir##*/}"
 	{
-		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n' "$title"
+		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+		printf '<title>%s</title>\n' "$title"
 		printf '<style>body{font-family:sans-serif;margin:1em}pre{font-size:12px}</style>\n'
 		printf '</head><body>\n<h1>%s</h1>\n<pre>\n' "$title"
 		sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$dir/table.txt"
@@ -449,7 +458,8 @@ if [ -n "$power" ]; then
 	[ -z "$trace_cost" ] || bad "--power and --trace-cost exclude each other"
 	arms=base=
 	for k in ${power//,/ }; do
-		[[ $k =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v k="$k" 'BEGIN { exit !(k > 0 && k <= 100) }' ||
+		[[ $k =~ ^[0-9]+([.][0-9]+)?$ ]] &&
+			awk -v k="$k" 'BEGIN { exit !(k > 0 && k <= 100) }' ||
 			bad "--power: '$k' is not a percentage in (0, 100]"
 		arms+=",work+${k}pct="
 		arm_pct[work+${k}pct]=$k
@@ -534,7 +544,8 @@ if [ -n "$power" ]; then
 	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 		case ${W_WB[k]}:${W_NAME[k]} in
 		1:pipe@*|1:pipe-thread@*|1:tcp_rr@*|1:udp_rr@*) ;;
-		*) bad "--power: ${W_NAME[k]} is not a wakebench rr load (pipe, pipe-thread, tcp_rr, udp_rr)" ;;
+		*) bad "--power: ${W_NAME[k]} is not a wakebench rr load" \
+			"(pipe, pipe-thread, tcp_rr, udp_rr)" ;;
 		esac
 	done
 fi
@@ -560,9 +571,11 @@ if [ -n "$dry" ]; then
 	echo "rounds: $rounds (+$warmup warm-up), seed $seed"
 	awk -v m="$ncmp" -v n="$rounds" 'BEGIN { if (!m) exit
 		p = m * 2 / 2 ^ n; if (p > 1) p = 1
-		printf "comparisons: %d; smallest attainable paired p after Holm: %.3g (%s)\n", m, p,
-			p < 0.05 ? "\"different\" attainable" : "\"different\" NOT attainable: more rounds" }'
-	[ -z "$power" ] || echo "power: arms ${arms//=/}; each work+Kpct adds K% of base's median op time per op"
+		printf "comparisons: %d; smallest attainable paired p after Holm: %.3g", m, p
+		printf " (%s)\n", p < 0.05 ? "\"different\" attainable" :
+			"\"different\" NOT attainable: more rounds" }'
+	[ -z "$power" ] ||
+		echo "power: arms ${arms//=/}; each work+Kpct adds K% of base's median op time"
 	if [ -n "$trace_cost" ]; then
 		echo "trace: arm traced runs each workload under wakestat (its cost)"
 	else

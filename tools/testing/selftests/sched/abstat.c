@@ -798,8 +798,9 @@ static void print_attainable(FILE *f, const struct cmp *cmps, int nc)
 		return;
 	for (need = 1; need < 64 && nc * stats_signed_rank_min_p(need) >= opt.alpha; need++)
 		;
-	fprintf(f, "too-few: %d comparison(s) cannot reach \"different\" with these pairs, whatever\n"
-		"the data; %d or more pairs each (rounds, or boots per kernel) can\n",
+	fprintf(f, "too-few: %d comparison(s) cannot reach \"different\" with these\n"
+		"pairs, whatever the data; %d or more pairs each (rounds, or boots per\n"
+		"kernel) can\n",
 		too_few, need);
 }
 
@@ -914,9 +915,10 @@ static void print_rounds(FILE *f)
 		vw = sw / ((nr - 1) * (na - 1));
 		vb = fmax(0, sb * sb - vw / na);
 		if (!header++) {
-			fprintf(f, "\nrounds: variance of log(value) between rounds (shared by the arms of a\n"
-				"round: pairing removes it) and within (left to the paired test), as SDs in\n"
-				"%%; median residual by position in the round (arm, round effects removed)\n");
+			fprintf(f, "\nrounds: variance of log(value) between rounds (shared by\n"
+				"the arms of a round: pairing removes it) and within (left\n"
+				"to the paired test), as SDs in %%; median residual by\n"
+				"position in the round (arm, round effects removed)\n");
 			fprintf(f, "%-20s %6s %9s %9s %8s  %s\n", "workload", "rounds",
 				"between", "within", "between%", "position: 1st 2nd ...");
 		}
@@ -1040,9 +1042,10 @@ static int print_blocks(FILE *f, struct cmp *cmps, int nc)
 				*(k ? &r[i * nb + b].up_holm : &r[i * nb + b].p_holm) = adj[i];
 		}
 	}
-	fprintf(f, "\nblocks of %d pairs, each tested on its own (%d blocks a comparison; paired /\n"
-		"unpaired): p < %.2f; different (Holm over the %d comparisons in the block, CI\n"
-		"excluding 0); p < %.2f/%d, as one of %d comparisons\n",
+	fprintf(f, "\nblocks of %d pairs, each tested on its own (%d blocks a\n"
+		"comparison; paired / unpaired): p < %.2f; different (Holm over\n"
+		"the %d comparisons in the block, CI excluding 0); p < %.2f/%d,\n"
+		"as one of %d comparisons\n",
 		N, nb, opt.alpha, nc, opt.alpha, opt.blocks_of, opt.blocks_of);
 	fprintf(f, "%-20s %-24s %6s %13s %13s %13s %9s\n", "workload", "arm", "blocks",
 		"p<alpha", "different", "p<alpha/m", "median");
@@ -1252,7 +1255,8 @@ static void print_help(FILE *f)
 		"  -k, --blocks N       calibration, power: also test each block of N pairs\n"
 		"                       on its own; p-value histogram against the exact null\n"
 		"  -K, --blocks-of M    ... and count p < alpha / M (default %d: the default\n"
-		"                       matrix's comparisons)\n"		"  -h, --help           this help\n",
+		"                       matrix's comparisons)\n"
+		"  -h, --help           this help\n",
 		opt.alpha, opt.resamples, opt.seed, opt.margin, opt.blocks_of);
 }
 
@@ -1304,8 +1308,8 @@ int main(int argc, char **argv)
 		case 'm':
 			opt.margin = strtod(optarg, &end);
 			if (end == optarg || *end || !(opt.margin >= 0 && opt.margin < 100)) {
-				fprintf(stderr, "abstat: --margin '%s': want a percentage in [0, 100)\n",
-					optarg);
+				fprintf(stderr, "abstat: --margin '%s': %s\n",
+					optarg, "want a percentage in [0, 100)");
 				return 1;
 			}
 			break;
