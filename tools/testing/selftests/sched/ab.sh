@@ -572,8 +572,9 @@ if [ -n "$dry" ]; then
 	awk -v m="$ncmp" -v n="$rounds" 'BEGIN { if (!m) exit
 		p = m * 2 / 2 ^ n; if (p > 1) p = 1
 		printf "comparisons: %d; smallest attainable paired p after Holm: %.3g", m, p
-		printf " (%s)\n", p < 0.05 ? "\"different\" attainable" :
-			"\"different\" NOT attainable: more rounds" }'
+		s = "\"different\" NOT attainable: more rounds"
+		if (p < 0.05) s = "\"different\" attainable"
+		printf " (%s)\n", s }'
 	[ -z "$power" ] ||
 		echo "power: arms ${arms//=/}; each work+Kpct adds K% of base's median op time"
 	if [ -n "$trace_cost" ]; then
