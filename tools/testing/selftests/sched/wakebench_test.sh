@@ -387,7 +387,44 @@ test_list_and_bad_values() {
 -w -1
 -s 12k
 --sleep-us x
+--spin-ns x
+--spin-ns -5
 EOF
+	[ $ok = 1 ] && pass $name || fail $name
+}
+
+# --spin-ns: the rr loads only; the busy loop is calibrated and reported
+# (the added time is printed, not asserted: guests' clocks drift).
+test_spin_ns() {
+	name=spin_ns ok=1
+
+	"$wb" -q -l tcp_stream --spin-ns 1000 -d 0.2 -w 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q -- "--spin-ns is for the rr loads" "$tmp/err"; then
+		msg "--spin-ns with tcp_stream: exit $rc, want 2: $(head -n 1 "$tmp/err")"
+		ok=0
+	fi
+	for s in 0 20000; do
+		"$wb" -l pipe -p stacked --spin-ns $s -d 0.3 -w 0.1 >"$tmp/out.$s" 2>"$tmp/err"
+		rc=$?
+		[ $rc = 4 ] && { skip $name "$(tail -n 1 "$tmp/err")"; return; }
+		if [ $rc != 0 ]; then
+			msg "--spin-ns $s: exit $rc: $(head -n 2 "$tmp/err")"
+			ok=0
+		fi
+	done
+	if [ $ok = 1 ]; then
+		loops=$(jget "$tmp/out.20000" spin_loops)
+		if [ "$(jget "$tmp/out.20000" spin_ns)" != 20000 ] || ! check "${loops:-0} > 0" ||
+		   jhas "$tmp/out.0" spin_ns; then
+			msg "JSON: spin_ns $(jget "$tmp/out.20000" spin_ns), spin_loops $loops;" \
+			    "spin_ns without --spin-ns: $(jhas "$tmp/out.0" spin_ns && echo yes || echo no)"
+			ok=0
+		else
+			msg "pipe stacked: $(jget "$tmp/out.0" value) us/op, with 20 us spun" \
+			    "($loops loops) $(jget "$tmp/out.20000" value) us/op"
+		fi
+	fi
 	[ $ok = 1 ] && pass $name || fail $name
 }
 
@@ -418,7 +455,7 @@ if [ ! -x "$wb" ]; then
 	echo "1..0 # SKIP no wakebench next to $0"
 	exit $KSFT_SKIP
 fi
-echo "1..7"
+echo "1..8"
 msg "kernel $(uname -r), $(nproc) CPUs," \
     "/proc/schedstat $([ -e /proc/schedstat ] && echo present || echo absent)"
 test_stacked_without_schedstat
@@ -436,6 +473,7 @@ if [ -n "$schedstats_was" ]; then
 fi
 test_fork_failure_clean
 test_list_and_bad_values
+test_spin_ns
 test_help_options
 echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
 [ $nfail = 0 ] || exit 1
