@@ -1380,9 +1380,12 @@ int main(int argc, char **argv)
 	       "the CI excludes 0; equivalent: the CI within +-%g%%\n\n",
 	       nc, opt.alpha, nc, opt.alpha, opt.margin);
 	print_table(stdout, cmps, nc);
-	print_attainable(stdout, cmps, nc);
-	print_unpaired(stdout, cmps, nc);
-	printf("(bootstrap: %d resamples, seed %llu)\n", opt.resamples, opt.seed);
+	if (nc) {
+		print_attainable(stdout, cmps, nc);
+		print_unpaired(stdout, cmps, nc);
+		printf("(bootstrap: %d resamples, seed %llu)\n", opt.resamples,
+		       opt.seed);
+	}
 	print_rounds(stdout);
 	if (opt.blocks && print_blocks(stdout, cmps, nc))
 		return 1;
