@@ -542,7 +542,8 @@ static int make_pairs(struct cmp *c, double *x, double *y)
 		c->unit = UNIT_BOOT;
 		boot_medians(g, mg);
 		boot_medians(b, mb);
-		c->nx = c->ny = 0;
+		c->nx = 0;
+		c->ny = 0;
 		for (i = 0; i < nr_boots; i++) {
 			if (!isnan(mb[i]))
 				x[c->nx++] = mb[i];
@@ -846,7 +847,6 @@ static void print_evidence(FILE *f)
 	}
 }
 
-
 /*
  * Per workload, over the rounds in which every arm ran (on one boot): the
  * variance of log(value) split into a between-round part (what the
@@ -970,7 +970,6 @@ static void print_pairs(FILE *f, const struct cmp *cmps, int nc)
 	}
 }
 
-
 /*
  * --blocks N, for calibration (A/A) and power runs: each comparison's
  * pairs, in order (rounds, or boot slots), cut into consecutive blocks of
@@ -983,6 +982,8 @@ static void print_pairs(FILE *f, const struct cmp *cmps, int nc)
  * blocks' p-values against the exact null distribution for N pairs (N
  * and N samples an arm), which is discrete, not uniform.
  */
+/* relative slack when binning p-values that equal a threshold */
+#define EPS	(1 / 1e12)
 static const double hist_t[] = { 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1 };
 #define NR_BINS	ARRAY_SIZE(hist_t)
 
@@ -1064,10 +1065,10 @@ static int print_blocks(FILE *f, struct cmp *cmps, int nc)
 			u3 += x->up < opt.alpha / opt.blocks_of;
 			est[b] = stats_median(cmps[i].d + b * N, N);
 			for (j = 0; j < (int)NR_BINS; j++) {
-				hp[j] += x->p <= hist_t[j] * (1 + 1e-12) &&
-					 (!j || x->p > hist_t[j - 1] * (1 + 1e-12));
-				hu[j] += x->up <= hist_t[j] * (1 + 1e-12) &&
-					 (!j || x->up > hist_t[j - 1] * (1 + 1e-12));
+				hp[j] += x->p <= hist_t[j] * (1 + EPS) &&
+					 (!j || x->p > hist_t[j - 1] * (1 + EPS));
+				hu[j] += x->up <= hist_t[j] * (1 + EPS) &&
+					 (!j || x->up > hist_t[j - 1] * (1 + EPS));
 			}
 		}
 		total += nb;

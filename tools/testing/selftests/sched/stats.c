@@ -471,7 +471,7 @@ static int signed_rank_ci_rank(int n, double alpha, int *qu, double *achieved)
 	int m = n * (n + 1) / 2, k;
 
 	if (n > 1000) {
-		while (hi - lo > 1e-12) {
+		while (hi - lo > 1 / 1e12) {
 			zq = (lo + hi) / 2;
 			if (erfc(zq / M_SQRT2) > alpha)
 				lo = zq;
@@ -593,7 +593,7 @@ int stats_null_p_cdf(int nx, int ny, const double *t, int nt, double *cdf)
 		p = fmin(1, 2 * tail / total);
 		lower += c[k];
 		for (i = 0; i < nt; i++)
-			if (p <= t[i] * (1 + 1e-12))
+			if (p <= t[i] * (1 + 1 / 1e12))
 				cdf[i] += c[k] / total;
 	}
 	free(c);

@@ -83,7 +83,6 @@ int stats_boot_ratio_ci(const double *x, int nx, const double *y, int ny,
  */
 int stats_runs_needed(const double *x, int nx, const double *y, int ny);
 
-
 /*
  * Smallest two-sided p-value the exact Mann-Whitney test can give with nx
  * and ny samples and no ties, 2 / choose(nx + ny, nx), at most 1.

@@ -417,8 +417,9 @@ test_spin_ns() {
 		loops=$(jget "$tmp/out.20000" spin_loops)
 		if [ "$(jget "$tmp/out.20000" spin_ns)" != 20000 ] || ! check "${loops:-0} > 0" ||
 		   jhas "$tmp/out.0" spin_ns; then
+			jhas "$tmp/out.0" spin_ns && extra=yes || extra=no
 			msg "JSON: spin_ns $(jget "$tmp/out.20000" spin_ns), spin_loops $loops;" \
-			    "spin_ns without --spin-ns: $(jhas "$tmp/out.0" spin_ns && echo yes || echo no)"
+			    "spin_ns without --spin-ns: $extra"
 			ok=0
 		else
 			msg "pipe stacked: $(jget "$tmp/out.0" value) us/op, with 20 us spun" \
