@@ -549,6 +549,7 @@ if [ -n "$power" ]; then
 		esac
 	done
 fi
+[[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--margin takes a percentage (e.g. 1 or 0.5)"
 [ -z "$blocks" ] || [[ $blocks =~ ^[1-9][0-9]*$ ]] || bad "--blocks takes a number of rounds"
 # Default rounds: the fewest n with which the smallest exact signed-rank
 # p-value, 2 / 2^n, times the comparisons (Holm's first step) is below
