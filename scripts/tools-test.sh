@@ -163,6 +163,18 @@ else
 		else
 			not_ok "recheck: exit $rc; $(diff "$tmp/table.first" "$tmp/aa/table.txt" 2>&1 | head -5)"
 		fi
+		# --append: a second run merged with the first (boots host-1, host-2)
+		rc=0
+		"$KS/ab.sh" --aa -l pipe -n 1 -r 2 -W 0 -d 0.2 -s 8 --no-trace --append \
+			-o "$tmp/aa" > "$tmp/aa2.out" 2>&1 || rc=$?
+		b1=$(grep -c "^host-1," "$tmp/aa/samples.csv" || true)
+		b2=$(grep -c "^host-2," "$tmp/aa/samples.csv" || true)
+		if [ $rc = 0 ] && [ "$(head -c 11 "$tmp/aa/samples.csv")" = "boot,round," ] &&
+		   [ "$b1" -ge 12 ] && [ "$b2" -ge 4 ]; then
+			ok "append: the second run merged with the first ($b1 + $b2 rows)"
+		else
+			not_ok "append: exit $rc, header $(head -c 11 "$tmp/aa/samples.csv"), rows $b1 of host-1, $b2 of host-2: $(tail -1 "$tmp/aa2.out")"
+		fi
 	fi
 fi
 

@@ -148,9 +148,9 @@ report() {
 		k=${k%-*}
 		max=$(awk -F, -v OFS=, -v b="${d##*/}" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
 			-v hdr="$([ -s "$csv.new" ] && echo 0 || echo 1)" -v out="$csv.new" '
-			NR == 1 { if (hdr) print "boot," $0 > out; next }
+			NR == 1 { if (hdr) print "boot," $0 >> out; next }
 			{ if ($1 > mx) mx = $1; $1 = off + $1
-			  if (m) $4 = k ":" $4; print b, $0 > out }
+			  if (m) $4 = k ":" $4; print b, $0 >> out }
 			END { print mx + 0 }' "$d/ab/samples.csv")
 		off=$((off + max))
 	done
