@@ -469,6 +469,7 @@ struct cmp {
 	int pairs_needed;
 	double p_min;			/* smallest p attainable with np */
 	bool attainable;		/* "different" can fire after Holm */
+	bool nonpos;			/* a value is not positive: no log-ratio */
 };
 
 /* The slot of a boot label: its number after the last '-', else -1. */
@@ -586,11 +587,11 @@ static int compare(struct cmp *c)
 	}
 	/* no pair has a log-ratio if a value is not positive */
 	for (i = 0; i < c->nx; i++)
-		if (!(x[i] > 0))
-			c->np = 0;
+		c->nonpos |= !(x[i] > 0);
 	for (i = 0; i < c->ny; i++)
-		if (!(y[i] > 0))
-			c->np = 0;
+		c->nonpos |= !(y[i] > 0);
+	if (c->nonpos)
+		c->np = 0;
 	if (stats_boot_ratio_ci(x, c->nx, y, c->ny, opt.resamples, opt.seed,
 				0.95, &c->lo, &c->hi) ||
 	    stats_mann_whitney(x, c->nx, y, c->ny, &c->mw)) {
@@ -733,7 +734,8 @@ static void print_table(FILE *f, struct cmp *cmps, int nc)
 		if (!paired(c)) {
 			fprintf(f, " %-5s %5s %9s %21s %8s %8s %-10s %s\n", "none",
 				"-", "-", "-", "-", "-", verdict(c),
-				"(unpaired verdict: a value is not positive)");
+				c->nonpos ? "(unpaired verdict: a value is not positive)" :
+				"(unpaired verdict: no round or boot number in common)");
 			continue;
 		}
 		fprintf(f, " %-5s %5d %+8.2f%% [%+7.2f%%, %+7.2f%%] %8.3g %8.3g %-10s ",
