@@ -387,6 +387,7 @@ plots() {	# dir short-label order
 			set xlabel 'round' noenhanced
 			set xrange [*:*]
 			set xtics norotate $inc format '%.0f'
+			set logscale y 2
 			set key outside bottom center horizontal noenhanced
 			plot 1 with lines lc rgb 'black' notitle, \\
 				for [i=2:A] '$f.pairs' using (\$1 == i ? \$2 : 1/0):3 \\
