@@ -63,9 +63,9 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--append) append=1; shift ;;
 	-h|--help) usage ;;
-	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power|--blocks)
+	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power|--blocks|--kernel-aa)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
-		case $1 in --margin|--blocks) report_args+=("$1" "$2") ;; esac
+		case $1 in --margin|--blocks|--kernel-aa) report_args+=("$1" "$2") ;; esac
 		ab_args+=("$1" "$2"); shift 2 ;;
 	--aa|--reference|--no-trace|--trace-cost) ab_args+=("$1"); shift ;;
 	*) bad "unknown option '$1'" ;;

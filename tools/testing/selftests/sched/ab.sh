@@ -65,6 +65,8 @@
 #   --base ARM    base arm of the report (default: the first arm)
 #   --blocks N    calibration and power: also test each block of N rounds
 #                 (boots across kernels) on its own, as abstat --blocks
+#   --kernel-aa K kernel A/A from the boots of one kernel (bench.sh -b): 100
+#                 random splits into two kernels of K boots, as abstat -A
 #   --dry-run     check the options, print what would run, run nothing
 #   -h, --help    this text
 #  for scripts/bench.sh (guest runs):
@@ -95,13 +97,14 @@ bad() { echo "$me: $*" >&2; echo "$me: see '$me -h'" >&2; exit 2; }
 WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
-arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power= blocks=
+arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power=
+blocks= kernel_aa=
 out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 trace_cost=
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|\
-	--margin|--power|--blocks)
+	--margin|--power|--blocks|--kernel-aa)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in
 		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
@@ -111,6 +114,7 @@ while [ $# -gt 0 ]; do
 		--label) label=$2 ;; --source) source=$2 ;;
 		--margin) margin=$2 ;; --power) power=$2 arms= trace= ;;
 		--blocks) blocks=$2 ;;
+		--kernel-aa) kernel_aa=$2 ;;
 		esac
 		shift 2 ;;
 	--aa) arms=A=,B=; shift ;;
@@ -183,7 +187,7 @@ report() {
 		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short="host, wall-clock" ;;
 	esac
 	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" -m "$margin" \
-		${blocks:+-k "$blocks"} \
+		${blocks:+-k "$blocks"} ${kernel_aa:+-A "$kernel_aa"} \
 		-j "$dir/comparisons.json" -p "$dir/pairs.txt" "$csv" > "$dir/table.txt" ||
 		die "abstat failed on $csv"
 	if cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | grep -q .; then
@@ -552,6 +556,8 @@ if [ -n "$power" ]; then
 fi
 [[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--margin takes a percentage (e.g. 1 or 0.5)"
 [ -z "$blocks" ] || [[ $blocks =~ ^[1-9][0-9]*$ ]] || bad "--blocks takes a number of rounds"
+[ -z "$kernel_aa" ] || [[ $kernel_aa =~ ^[1-9][0-9]*$ ]] ||
+	bad "--kernel-aa takes a number of boots"
 # Default rounds: the fewest n with which the smallest exact signed-rank
 # p-value, 2 / 2^n, times the comparisons (Holm's first step) is below
 # 0.05, plus one for a tie or a zero difference; at least 5.

@@ -85,7 +85,7 @@ static enum ctr counters;
 static struct {
 	const char *base, *label, *json, *order, *pairs;
 	double alpha, margin;
-	int resamples, blocks, blocks_of;
+	int resamples, blocks, blocks_of, kernel_aa;
 	unsigned long long seed;
 } opt = { .alpha = 0.05, .margin = 1, .resamples = 10000, .seed = 1, .blocks_of = 27 };
 
@@ -1094,6 +1094,77 @@ static int print_blocks(FILE *f, struct cmp *cmps, int nc)
 	return 0;
 }
 
+
+/*
+ * --kernel-aa K: a kernel A/A from the boots of one kernel.  Per arm with
+ * at least 2K boots, 100 times (seeded): pick 2K of its boots at random,
+ * call K of them kernel A and K kernel B (boot numbers 1..K each), and get
+ * the verdict two ways: with the boot as the unit (each boot's median,
+ * paired by boot number: signed-rank, and its CI) and pooled (every round
+ * of a kernel's boots as one sample: Mann-Whitney), as abstat compared
+ * kernels before.  Identical kernels: every "different" is a false one.
+ */
+#define KAA_REPS	100
+
+static int print_kernel_aa(FILE *f)
+{
+	static double x[MAX_SAMPLES], y[MAX_SAMPLES];
+	unsigned long long state = opt.seed;
+	double med[MAX_BOOTS], d[MAX_BOOTS];
+	int K = opt.kernel_aa, i, r, s, n, nx, ny, idx[MAX_BOOTS];
+	int boot_diff, boot_few, pooled_diff, nb;
+	struct stats_sr sr;
+	struct stats_mw mw;
+	bool header = false;
+
+	for (i = 0; i < nr_groups; i++) {
+		const struct group *g = &groups[i];
+
+		boot_medians(g, med);
+		for (nb = 0, s = 0; s < nr_boots; s++)
+			nb += !isnan(med[s]);
+		if (nb < 2 * K || nb != nr_boots)
+			continue;
+		if (!header) {
+			fprintf(f, "\nkernel A/A from the boots of one kernel: %d random\n"
+				"splits into 2 x %d boots (seed %llu); \"different\": p < %.2f\n"
+				"and the CI excluding 0\n",
+				KAA_REPS, K, opt.seed, opt.alpha);
+			fprintf(f, "%-20s %-24s %5s %16s %9s %16s\n", "workload", "arm",
+				"boots", "boot as unit", "too-few", "pooled rounds");
+			header = true;
+		}
+		boot_diff = 0;
+		boot_few = 0;
+		pooled_diff = 0;
+		for (r = 0; r < KAA_REPS; r++) {
+			stats_permute(idx, nb, &state);
+			for (s = 0; s < K; s++)
+				d[s] = log(med[idx[K + s]] / med[idx[s]]);
+			if (stats_signed_rank(d, K, 0.95, &sr))
+				return -1;
+			boot_few += stats_signed_rank_min_p(K) >= opt.alpha;
+			boot_diff += sr.p < opt.alpha && (sr.lo > 0 || sr.hi < 0);
+			for (n = 0, nx = 0, ny = 0; n < g->n; n++)
+				for (s = 0; s < 2 * K; s++)
+					if (g->boot[n] == idx[s]) {
+						if (s < K)
+							x[nx++] = g->v[n];
+						else
+							y[ny++] = g->v[n];
+					}
+			if (stats_mann_whitney(x, nx, y, ny, &mw))
+				return -1;
+			pooled_diff += mw.p < opt.alpha;
+		}
+		fprintf(f, "%-20s %-24s %5d %9d of %3d %9d %9d of %3d\n", g->workload,
+			g->arm, nb, boot_diff, KAA_REPS, boot_few, pooled_diff, KAA_REPS);
+	}
+	if (!header)
+		fprintf(f, "\nkernel A/A: no arm has %d boots or more\n", 2 * K);
+	return 0;
+}
+
 /* Medians of a group's samples per boot, and their spread. */
 struct spread {
 	int n;				/* boots with samples */
@@ -1259,6 +1330,9 @@ static void print_help(FILE *f)
 		"                       on its own; p-value histogram against the exact null\n"
 		"  -K, --blocks-of M    ... and count p < alpha / M (default %d: the default\n"
 		"                       matrix's comparisons)\n"
+		"  -A, --kernel-aa K    kernel A/A from one kernel's boots: 100 random\n"
+		"                       splits into two kernels of K boots, verdicts with\n"
+		"                       the boot as the unit and with rounds pooled\n"
 		"  -h, --help           this help\n",
 		opt.alpha, opt.resamples, opt.seed, opt.margin, opt.blocks_of);
 }
@@ -1277,6 +1351,7 @@ int main(int argc, char **argv)
 		{ "pairs",	required_argument, NULL, 'p' },
 		{ "blocks",	required_argument, NULL, 'k' },
 		{ "blocks-of",	required_argument, NULL, 'K' },
+		{ "kernel-aa",	required_argument, NULL, 'A' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
@@ -1285,7 +1360,7 @@ int main(int argc, char **argv)
 	long v;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -1321,13 +1396,15 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 		case 'K':
+		case 'A':
 			v = strtol(optarg, &end, 10);
 			if (end == optarg || *end || v < 1 || v > 200) {
-				fprintf(stderr, "abstat: --%s '%s': want 1-200\n",
-					c == 'k' ? "blocks" : "blocks-of", optarg);
+				fprintf(stderr, "abstat: -%c '%s': want 1-200\n",
+					c, optarg);
 				return 1;
 			}
-			*(c == 'k' ? &opt.blocks : &opt.blocks_of) = (int)v;
+			*(c == 'k' ? &opt.blocks : c == 'K' ? &opt.blocks_of :
+			  &opt.kernel_aa) = (int)v;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -1391,6 +1468,8 @@ int main(int argc, char **argv)
 	}
 	print_rounds(stdout);
 	if (opt.blocks && print_blocks(stdout, cmps, nc))
+		return 1;
+	if (opt.kernel_aa && print_kernel_aa(stdout))
 		return 1;
 	print_evidence(stdout);
 	print_spread(stdout);

@@ -599,3 +599,18 @@ int stats_null_p_cdf(int nx, int ny, const double *t, int nt, double *cdf)
 	free(c);
 	return 0;
 }
+
+void stats_permute(int *idx, int n, unsigned long long *state)
+{
+	int i, j, t;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	/* Fisher-Yates; the modulo bias, below n / 2^64, does not matter */
+	for (i = n - 1; i > 0; i--) {
+		j = (int)(splitmix64(state) % (unsigned long long)(i + 1));
+		t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+}

@@ -145,4 +145,11 @@ int stats_pairs_needed(const double *d, int n);
  */
 int stats_null_p_cdf(int nx, int ny, const double *t, int nt, double *cdf);
 
+/*
+ * A random permutation of 0 .. n - 1 into idx[] (Fisher-Yates), from the
+ * PRNG state *state (splitmix64, as the bootstrap), which it advances: the
+ * same state gives the same permutation.
+ */
+void stats_permute(int *idx, int n, unsigned long long *state);
+
 #endif /* __STATS_H */

@@ -639,6 +639,29 @@ static bool test_null_p_cdf(void)
 	return ok;
 }
 
+static bool test_permute(void)
+{
+	unsigned long long s1 = 7, s2 = 7;
+	int a[20], b[20], seen[20] = { 0 }, i;
+	bool ok = true;
+
+	stats_permute(a, 20, &s1);
+	stats_permute(b, 20, &s2);
+	for (i = 0; i < 20; i++) {
+		ok &= same_int("permute: same seed, same order", a[i], b[i]);
+		if (a[i] >= 0 && a[i] < 20)
+			seen[a[i]]++;
+	}
+	for (i = 0; i < 20; i++)
+		ok &= same_int("permute: each index once", seen[i], 1);
+	/* the state moved on: the next permutation differs */
+	stats_permute(b, 20, &s2);
+	for (i = 0; i < 20 && a[i] == b[i]; i++)
+		;
+	ok &= same_int("permute: state advanced", i < 20, 1);
+	return ok;
+}
+
 static bool is_nan(const char *what, double got)
 {
 	if (isnan(got))
@@ -1347,11 +1370,47 @@ static bool test_abstat_margin(void)
 	return ok;
 }
 
+static bool test_abstat_kernel_aa(void)
+{
+	static char csv[16384];
+	static struct run r;
+	const char *a[4] = { "-A", "2" };
+	char path[PATH_MAX];
+	size_t len;
+	int b, k, fd;
+	bool ok;
+
+	/* 4 boots of one kernel, 3 rounds each: 2 boots a kernel are too few */
+	len = snprintf(csv, sizeof(csv), "boot,%s\n", HDR);
+	for (b = 1; b <= 4; b++)
+		for (k = 1; k <= 3; k++)
+			len += snprintf(csv + len, sizeof(csv) - len, "series-%d,"
+					ROWX("%d", "0", "base", "%d", ""), b,
+					b * 10 + k, 10 * b + k);
+	fd = tmp_file(path, sizeof(path));
+	if (fd < 0 || !write_all(fd, csv))
+		return false;
+	a[2] = path;
+	ok = run_abstat(&r, a);
+	close(fd);
+	unlink(path);
+	if (!ok)
+		return false;
+	ok = same_int("kernel-aa: exit status", r.status, 0);
+	ok &= has("kernel-aa", r.out,
+		  "\nkernel A/A from the boots of one kernel: 100 random\nsplits into 2 x 2 boots");
+	ok &= has("kernel-aa", r.out, "         0 of 100       100 ");
+	if (!ok)
+		dump("stdout", r.out);
+	return ok;
+}
+
 static bool test_abstat_help(void)
 {
 	static const char *const longopts[] = {
 		"--base", "--alpha", "--resamples", "--seed", "--label",
-		"--json", "--order", "--margin", "--pairs", "--help",
+		"--json", "--order", "--margin", "--pairs", "--blocks",
+		"--blocks-of", "--kernel-aa", "--help",
 	};
 	static const char *const flags[][2] = { { "-h" }, { "--help" } };
 	static struct run r;
@@ -1403,6 +1462,7 @@ static const struct {
 	T(test_sr_ties, "signed-rank normal approximation, ties, zeros, large n"),
 	T(test_sr_edge, "signed-rank edge cases, pairs needed"),
 	T(test_null_p_cdf, "exact null distribution of the p-value"),
+	T(test_permute, "seeded permutation"),
 	T(test_edge_cases, "edge cases"),
 	T(test_quantile_bad_q, "quantile with q NaN or outside [0, 1]"),
 	T(test_mw_nan, "Mann-Whitney with NaN input terminates"),
@@ -1424,6 +1484,7 @@ static const struct {
 	T_ABSTAT(test_abstat_paired, "abstat paired verdict sees what drift hides"),
 	T_ABSTAT(test_abstat_too_few, "abstat too-few, and boots as the unit"),
 	T_ABSTAT(test_abstat_margin, "abstat rejects a bad --margin"),
+	T_ABSTAT(test_abstat_kernel_aa, "abstat --kernel-aa, boots as the unit"),
 	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };
 
