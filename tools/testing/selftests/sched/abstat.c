@@ -774,6 +774,16 @@ static void print_unpaired(FILE *f, struct cmp *cmps, int nc)
 	}
 }
 
+/* p as %.3g into buf[16]; 2 / 2^n underflows to 0 beyond n = 1075. */
+static const char *p_str(double p, char *buf)
+{
+	if (p > 0)
+		snprintf(buf, 16, "%.3g", p);
+	else
+		snprintf(buf, 16, "< 1e-300");
+	return buf;
+}
+
 /*
  * The smallest attainable p-values beside the table, and what "too-few"
  * means when it appears.
@@ -782,6 +792,7 @@ static void print_attainable(FILE *f, const struct cmp *cmps, int nc)
 {
 	double floor_p = 1;
 	int i, np_min = INT_MAX, too_few = 0, need;
+	char a[16];
 
 	for (i = 0; i < nc; i++) {
 		floor_p = fmin(floor_p, cmps[i].p_min);
@@ -789,14 +800,14 @@ static void print_attainable(FILE *f, const struct cmp *cmps, int nc)
 			np_min = cmps[i].np;
 		too_few += !cmps[i].attainable;
 	}
-	fprintf(f, "\nsmallest attainable p: %.3g (", floor_p);
+	fprintf(f, "\nsmallest attainable p: %s (", p_str(floor_p, a));
 	if (np_min < INT_MAX)
 		fprintf(f, "signed-rank with %d pairs: 2 / 2^%d", np_min, np_min);
 	else
 		fprintf(f, "Mann-Whitney");
-	fprintf(f, "); after Holm over %d: %.3g, %s alpha %.2f\n", nc,
-		fmin(1, nc * floor_p), nc * floor_p < opt.alpha ? "below" : "NOT below",
-		opt.alpha);
+	fprintf(f, "); after Holm over %d: %s, %s alpha %.2f\n", nc,
+		p_str(fmin(1, nc * floor_p), a), nc * floor_p < opt.alpha ? "below" :
+		"NOT below", opt.alpha);
 	if (!too_few)
 		return;
 	for (need = 1; need < 64 && nc * stats_signed_rank_min_p(need) >= opt.alpha; need++)
