@@ -1105,7 +1105,6 @@ static int print_blocks(FILE *f, struct cmp *cmps, int nc)
 	return 0;
 }
 
-
 /*
  * --kernel-aa K: a kernel A/A from the boots of one kernel.  Per arm with
  * at least 2K boots, 100 times (seeded): pick 2K of its boots at random,
@@ -1122,7 +1121,7 @@ static int print_kernel_aa(FILE *f)
 	static double x[MAX_SAMPLES], y[MAX_SAMPLES];
 	unsigned long long state = opt.seed;
 	double med[MAX_BOOTS], d[MAX_BOOTS];
-	int K = opt.kernel_aa, i, r, s, n, nx, ny, idx[MAX_BOOTS];
+	int K = opt.kernel_aa, i, r, s, n, nx, ny, idx[MAX_BOOTS], side[MAX_BOOTS];
 	int boot_diff, boot_few, pooled_diff, nb;
 	struct stats_sr sr;
 	struct stats_mw mw;
@@ -1156,14 +1155,15 @@ static int print_kernel_aa(FILE *f)
 				return -1;
 			boot_few += stats_signed_rank_min_p(K) >= opt.alpha;
 			boot_diff += sr.p < opt.alpha && (sr.lo > 0 || sr.hi < 0);
-			for (n = 0, nx = 0, ny = 0; n < g->n; n++)
-				for (s = 0; s < 2 * K; s++)
-					if (g->boot[n] == idx[s]) {
-						if (s < K)
-							x[nx++] = g->v[n];
-						else
-							y[ny++] = g->v[n];
-					}
+			/* which kernel each boot is: 0 (A), 1 (B), -1 (not picked) */
+			for (s = 0; s < nb; s++)
+				side[idx[s]] = s < K ? 0 : s < 2 * K ? 1 : -1;
+			for (n = 0, nx = 0, ny = 0; n < g->n; n++) {
+				if (side[g->boot[n]] == 0)
+					x[nx++] = g->v[n];
+				else if (side[g->boot[n]] == 1)
+					y[ny++] = g->v[n];
+			}
 			if (stats_mann_whitney(x, nx, y, ny, &mw))
 				return -1;
 			pooled_diff += mw.p < opt.alpha;
