@@ -1405,6 +1405,46 @@ static bool test_abstat_kernel_aa(void)
 	return ok;
 }
 
+static bool test_abstat_variance(void)
+{
+	/*
+	 * Three arms, five rounds: the variance of log(value) between and
+	 * within rounds, as the two-way ANOVA's variance components.
+	 * R: v <- c(10.0, 10.4, 9.8, 11.2, 11.9, 11.0, 9.1, 9.6, 9.0,
+	 * R:        10.5, 10.6, 10.9, 12.0, 12.9, 11.7)
+	 * R: round <- factor(rep(1:5, each = 3))
+	 * R: arm <- factor(rep(c("base", "X", "Y"), 5))
+	 * R: a <- anova(lm(log(v) ~ round + arm))
+	 * R: msr <- a["round", "Mean Sq"]; mse <- a["Residuals", "Mean Sq"]
+	 * R: vb <- max(0, (msr - mse) / 3)
+	 * R: sprintf("%8.2f%% %8.2f%% %7.1f%%", 100 * sqrt(vb),
+	 * R:         100 * sqrt(mse), 100 * vb / (vb + mse))
+	 */
+	static const char want[] = "\npipe                      5    10.64%     2.44%    95.0% ";
+	static const char *const v[] = {
+		"10.0", "10.4", "9.8", "11.2", "11.9", "11.0", "9.1", "9.6",
+		"9.0", "10.5", "10.6", "10.9", "12.0", "12.9", "11.7",
+	};
+	static const char *const arm[] = { "base", "X", "Y" };
+	static char csv[4096];
+	static struct run r;
+	size_t len;
+	int i;
+	bool ok;
+
+	len = snprintf(csv, sizeof(csv), "%s\n", HDR);
+	for (i = 0; i < 15; i++)
+		len += snprintf(csv + len, sizeof(csv) - len,
+				"%d,0,%d,%s,pipe,lower,%s,2000,5,100,40,"
+				"10;5;3;1,1500,200,7\n", i / 3 + 1, i % 3 + 1,
+				arm[i % 3], v[i]);
+	ok = abstat_accepts("variance", csv, &r, NULL, 0);
+	ok &= has("variance", r.out, want);
+	if (!ok)
+		dump("stdout", r.out);
+	return ok;
+}
+
 static bool test_abstat_help(void)
 {
 	static const char *const longopts[] = {
@@ -1485,6 +1525,7 @@ static const struct {
 	T_ABSTAT(test_abstat_too_few, "abstat too-few, and boots as the unit"),
 	T_ABSTAT(test_abstat_margin, "abstat rejects a bad --margin"),
 	T_ABSTAT(test_abstat_kernel_aa, "abstat --kernel-aa, boots as the unit"),
+	T_ABSTAT(test_abstat_variance, "abstat variance between and within rounds vs R"),
 	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };
 
