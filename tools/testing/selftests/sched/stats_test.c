@@ -1434,10 +1434,9 @@ static bool test_abstat_variance(void)
 
 	len = snprintf(csv, sizeof(csv), "%s\n", HDR);
 	for (i = 0; i < 15; i++)
-		len += snprintf(csv + len, sizeof(csv) - len,
-				"%d,0,%d,%s,pipe,lower,%s,2000,5,100,40,"
-				"10;5;3;1,1500,200,7\n", i / 3 + 1, i % 3 + 1,
-				arm[i % 3], v[i]);
+		len += snprintf(csv + len, sizeof(csv) - len, "%d,0,%d,%s,pipe,%s%s%s\n",
+				i / 3 + 1, i % 3 + 1, arm[i % 3], "lower,", v[i],
+				",2000,5,100,40,10;5;3;1,1500,200,7");
 	ok = abstat_accepts("variance", csv, &r, NULL, 0);
 	ok &= has("variance", r.out, want);
 	if (!ok)
