@@ -1254,7 +1254,7 @@ static void json_spread(struct json *j, const struct group *g,
 	}
 }
 
-static void print_json(FILE *f, struct cmp *cmps, int nc)
+static void print_json(FILE *f, const struct cmp *cmps, int nc)
 {
 	struct json j, o;
 	int i;
@@ -1316,6 +1316,24 @@ static void print_json(FILE *f, struct cmp *cmps, int nc)
 		json_end(&j);
 	}
 	fprintf(f, "]\n");
+}
+
+/* print(f, cmps, nc) into path (nothing if path is NULL); -1 after an error. */
+static int write_out(const char *path, const char *opt_name,
+		     void (*print)(FILE *, const struct cmp *, int),
+		     const struct cmp *cmps, int nc)
+{
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "abstat: %s %s: %s\n", opt_name, path, strerror(errno));
+		return -1;
+	}
+	print(f, cmps, nc);
+	return fclose(f) ? -1 : 0;
 }
 
 static void print_help(FILE *f)
@@ -1484,25 +1502,8 @@ int main(int argc, char **argv)
 		return 1;
 	print_evidence(stdout);
 	print_spread(stdout);
-	if (opt.json) {
-		FILE *f = fopen(opt.json, "w");
-
-		if (!f) {
-			perror("abstat: --json");
-			return 1;
-		}
-		print_json(f, cmps, nc);
-		fclose(f);
-	}
-	if (opt.pairs) {
-		FILE *f = fopen(opt.pairs, "w");
-
-		if (!f) {
-			perror("abstat: --pairs");
-			return 1;
-		}
-		print_pairs(f, cmps, nc);
-		fclose(f);
-	}
+	if (write_out(opt.json, "--json", print_json, cmps, nc) ||
+	    write_out(opt.pairs, "--pairs", print_pairs, cmps, nc))
+		return 1;
 	return 0;
 }
