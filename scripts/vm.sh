@@ -18,7 +18,12 @@
 #   -T, --timeout SEC  qemu timeout (default 1800)
 #   -a, --append ARGS  extra kernel command line
 #   -m, --memory MB    guest memory (default 2048)
-# environment: ACCEL=kvm|tcg forces the accelerator (default: probe, cached)
+#   -I, --icount       instruction-time: single-threaded TCG with -icount
+#                      shift=0,sleep=off, even where KVM works (guest time
+#                      counts instructions: 1 ns each; idle time skipped);
+#                      the guest's durations and timeouts are then virtual
+# environment: ACCEL=kvm|tcg forces the accelerator (default: probe, cached);
+#   ACCEL=kvm and --icount exclude each other
 #
 # Exit code: the command's; 1 if the console shows a kernel problem; 124 on
 # timeout; 125 if the guest died before reporting an exit code.
@@ -28,7 +33,7 @@ set -euo pipefail
 usage() { sed -n '/^# usage:/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 topo=smt results= kernel=$WP_OBJ/arch/x86/boot/bzImage timeout=1800
-append= mem=2048
+append= mem=2048 icount=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t|--topology) topo=${2:?}; shift 2 ;;
@@ -37,6 +42,7 @@ while [ $# -gt 0 ]; do
 	-T|--timeout) timeout=${2:?}; shift 2 ;;
 	-a|--append) append=${2:?}; shift 2 ;;
 	-m|--memory) mem=${2:?}; shift 2 ;;
+	-I|--icount) icount=1; shift ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
 	*) usage ;;
@@ -97,7 +103,12 @@ probe_kvm() {
 	echo "$(cat "$cache") (probed now)"
 }
 
-if [ -n "${ACCEL:-}" ]; then
+if [ -n "$icount" ]; then
+	[ "${ACCEL:-tcg}" = tcg ] ||
+		die "--icount needs TCG (qemu refuses -icount with KVM): unset ACCEL=$ACCEL"
+	accel=icount
+	reason="--icount: instruction-time (path length; no cache/SMT model, no parallel speed-up)"
+elif [ -n "${ACCEL:-}" ]; then
 	case $ACCEL in kvm|tcg) ;; *) die "ACCEL must be kvm or tcg" ;; esac
 	accel=$ACCEL reason="forced by ACCEL=$ACCEL"
 else
@@ -106,6 +117,10 @@ else
 fi
 if [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
+elif [ "$accel" = icount ]; then
+	# Guest time from the instruction count: 1 ns per instruction
+	# (shift=0), idle periods skipped (sleep=off).  Needs one TCG thread.
+	accel_args=(-accel tcg,thread=single,tb-size=512 -icount shift=0,sleep=off -cpu max)
 else
 	# One host thread for all vCPUs: with multi-threaded TCG, guests
 	# oopsed on int3 while static keys were being patched (sched
@@ -148,6 +163,11 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -m "$mem" -smp "$smp" "${numa_args[@
 	echo "kernel: $kernel ($release)"
 	echo "topology: $topo (-smp $smp${numa_args:+, 2 NUMA nodes})"
 	echo "accelerator: $accel ($reason)"
+	if [ "$accel" = icount ]; then
+		echo "clock: instruction-time (guest ns = instructions executed)"
+	else
+		echo "clock: wall-clock"
+	fi
 	echo "command: $*"
 	echo "wakeplace: $(git -C "$WP_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel tree: $(tgit describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"

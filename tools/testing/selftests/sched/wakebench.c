@@ -118,11 +118,13 @@ static struct {
 	int size, sleep_us, work_us;
 	int spin_ns;		/* rr loads: busy work of side A per round trip */
 	unsigned long spin_loops;	/* spin_ns as iterations, calibrated */
+	int cpu_a, cpu_b;	/* --cpus: side A's and side B's CPU, or -1 */
 	bool quiet;
 } opt = {
 	.load = L_PIPE, .placement = P_UNBOUND, .pairs_arg = "1",
 	.duration = 5.0, .warmup = 1.0, .size = 0, .sleep_us = 1000,
 	.work_us = 50,
+	.cpu_a = -1, .cpu_b = -1,
 };
 
 struct side {
@@ -440,6 +442,11 @@ static int place_pair(int i, struct pair *p)
 
 	p->a.cpu = -1;
 	p->b.cpu = -1;
+	if (opt.cpu_a >= 0) {
+		p->a.cpu = opt.cpu_a;
+		p->b.cpu = opt.cpu_b;
+		return 0;
+	}
 	if (opt.placement == P_UNBOUND)
 		return 0;
 	nl = llc_firsts(first);
@@ -893,6 +900,9 @@ static void print_help(FILE *f, const char *prog)
 		"      --spin-ns NS    rr loads (pipe, pipe-thread, tcp_rr, udp_rr): side A\n"
 		"                      busy-loops NS ns before each request (a known added\n"
 		"                      cost per op, for power checks; default 0)\n"
+		"      --cpus A,B      pin side A (the requester: pipe's writer, the client)\n"
+		"                      to CPU A and side B to CPU B, every pair (instead of\n"
+		"                      -p; A = B stacks them; placement cpus:A/B)\n"
 		"  -q, --quiet         only the JSON line\n"
 		"      --list          print the valid values, one line each:\n"
 		"                      \"loads: L...\", \"levels: half cpus 2cpus 1-%d\",\n"
@@ -974,6 +984,19 @@ static int parse_int(const char *name, const char *s, int min, int max)
 	return v;
 }
 
+/* --cpus A,B: two CPU numbers. */
+static void parse_cpus(const char *s)
+{
+	int a, b, n = -1;
+
+	if (sscanf(s, "%d,%d%n", &a, &b, &n) != 2 || s[n] || a < 0 || b < 0 ||
+	    a >= SCHED_TOPO_MAX_CPUS || b >= SCHED_TOPO_MAX_CPUS)
+		usage_error("--cpus '%s': want two CPU numbers A,B (0-%d)", s,
+			    SCHED_TOPO_MAX_CPUS - 1);
+	opt.cpu_a = a;
+	opt.cpu_b = b;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -986,6 +1009,7 @@ static void parse_args(int argc, char **argv)
 		{ "sleep-us",	required_argument, NULL, 'S' },
 		{ "work-us",	required_argument, NULL, 'W' },
 		{ "spin-ns",	required_argument, NULL, 'N' },
+		{ "cpus",	required_argument, NULL, 'C' },
 		{ "quiet",	no_argument,       NULL, 'q' },
 		{ "list",	no_argument,       NULL, 'L' },
 		{ "help",	no_argument,       NULL, 'h' },
@@ -1032,6 +1056,9 @@ static void parse_args(int argc, char **argv)
 		case 'N':
 			opt.spin_ns = parse_int("spin-ns", optarg, 0, 10000000);
 			break;
+		case 'C':
+			parse_cpus(optarg);
+			break;
 		case 'q':
 			opt.quiet = true;
 			break;
@@ -1052,6 +1079,9 @@ static void parse_args(int argc, char **argv)
 	    opt.load != L_TCP_RR && opt.load != L_UDP_RR)
 		usage_error("--spin-ns is for the rr loads, not %s",
 			    load_names[opt.load]);
+	if (opt.cpu_a >= 0 && opt.placement != P_UNBOUND)
+		usage_error("--cpus and --placement %s exclude each other",
+			    placement_names[opt.placement]);
 	if (!opt.size)
 		opt.size = opt.load == L_UDP_STREAM ? 1400 : 65536;
 }
@@ -1063,10 +1093,15 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	double value, p50 = 0, p99 = 0, p999 = 0;
 	char cmd[1024];
 	struct utsname u;
+	char where[48];
 	struct json j;
 	size_t len = 0;
 	int i, nl = 0;
 
+	if (opt.cpu_a >= 0)
+		snprintf(where, sizeof(where), "cpus:%d/%d", opt.cpu_a, opt.cpu_b);
+	else
+		snprintf(where, sizeof(where), "%s", placement_names[opt.placement]);
 	if (opt.load == L_WAKELAT) {
 		nl = sh->nr_lat < MAX_LAT ? sh->nr_lat : MAX_LAT;
 		qsort(sh->lat, nl, sizeof(float), cmp_float);
@@ -1088,7 +1123,7 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	if (!opt.quiet) {
 		printf("wakebench: %s pairs=%d %s %.2fs: %s %.3f",
 		       load_names[opt.load], opt.pairs,
-		       placement_names[opt.placement], secs, metric, value);
+		       where, secs, metric, value);
 		if (opt.load == L_WAKELAT)
 			printf(" (p50 %.1f, p99.9 %.1f us, n=%d)", p50, p999, nl);
 		else
@@ -1125,7 +1160,7 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	json_begin(&j, stdout);
 	json_str(&j, "load", load_names[opt.load]);
 	json_int(&j, "pairs", opt.pairs);
-	json_str(&j, "placement", placement_names[opt.placement]);
+	json_str(&j, "placement", where);
 	json_num(&j, "duration_s", secs);
 	json_str(&j, "metric", metric);
 	json_str(&j, "direction", dir);
@@ -1232,6 +1267,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wakebench: placement %s needs %s; %s\n",
 				placement_names[opt.placement],
 				placement_needs[opt.placement].need_name, missing);
+			return EXIT_SKIP;
+		}
+	}
+	if (opt.cpu_a >= 0) {
+		cpu_set_t allowed;
+
+		if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+		    !CPU_ISSET(opt.cpu_a, &allowed) || !CPU_ISSET(opt.cpu_b, &allowed)) {
+			fprintf(stderr, "wakebench: --cpus %d,%d: not both online and allowed here\n",
+				opt.cpu_a, opt.cpu_b);
 			return EXIT_SKIP;
 		}
 	}

@@ -389,6 +389,11 @@ test_list_and_bad_values() {
 --sleep-us x
 --spin-ns x
 --spin-ns -5
+--cpus 0
+--cpus 0,1,2
+--cpus a,b
+--cpus 0,-1
+--cpus 0,99999
 EOF
 	[ $ok = 1 ] && pass $name || fail $name
 }
@@ -429,6 +434,44 @@ test_spin_ns() {
 	[ $ok = 1 ] && pass $name || fail $name
 }
 
+# --cpus A,B pins each side; both orders run, a CPU that is not online
+# skips (4), and --cpus with a placement is a usage error.
+test_cpus() {
+	name=cpus ok=1 last=$(($(nproc) - 1))
+
+	if [ "$last" -lt 1 ]; then
+		skip $name "one CPU: --cpus needs two"
+		return
+	fi
+	for o in "0 $last" "$last 0"; do
+		set -- $o
+		o=$1,$2 want=cpus:$1/$2
+		"$wb" -l pipe --cpus "$o" -d 0.3 -w 0.1 >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		p=$(jget "$tmp/out" placement)
+		if [ $rc != 0 ] || [ "$p" != "$want" ] || [ "$(jget "$tmp/out" migrations)" != 0 ]; then
+			msg "--cpus $o: exit $rc, placement '$p' (want $want)," \
+			    "migrations $(jget "$tmp/out" migrations) (want 0): $(head -n 1 "$tmp/err")"
+			ok=0
+		else
+			msg "--cpus $o: $(jget "$tmp/out" value) us/op, migrations 0"
+		fi
+	done
+	"$wb" -q --cpus "0,$((last + 1))" -d 0.2 -w 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 4 ] || ! grep -q "not both online" "$tmp/err"; then
+		msg "--cpus 0,$((last + 1)) (offline): exit $rc, want 4: $(head -n 1 "$tmp/err")"
+		ok=0
+	fi
+	"$wb" -q --cpus 0,0 -p stacked -d 0.2 -w 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q "exclude each other" "$tmp/err"; then
+		msg "--cpus with -p stacked: exit $rc, want 2: $(head -n 1 "$tmp/err")"
+		ok=0
+	fi
+	[ $ok = 1 ] && pass $name || fail $name
+}
+
 test_help_options() {
 	name=help_options ok=1 found=
 
@@ -456,7 +499,7 @@ if [ ! -x "$wb" ]; then
 	echo "1..0 # SKIP no wakebench next to $0"
 	exit $KSFT_SKIP
 fi
-echo "1..8"
+echo "1..9"
 msg "kernel $(uname -r), $(nproc) CPUs," \
     "/proc/schedstat $([ -e /proc/schedstat ] && echo present || echo absent)"
 test_stacked_without_schedstat
@@ -475,6 +518,7 @@ fi
 test_fork_failure_clean
 test_list_and_bad_values
 test_spin_ns
+test_cpus
 test_help_options
 echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
 [ $nfail = 0 ] || exit 1
