@@ -24,6 +24,14 @@
 #                 a kernel named twice (series,series) boots the same image
 #                 under two labels (series, series.2): a kernel A/A
 #   -b BOOTS      boots per kernel with -k (default 2; else 1)
+#   --budget S    with --ci-target: host seconds per boot, from its start,
+#                 after which the guest adds no round (default 1800)
+#   --icount      instruction-time guests (scripts/vm.sh -I): qemu -icount
+#                 shift=0,sleep=off, single-threaded TCG even where KVM works;
+#                 guest seconds are 10^9 instructions, so -d is virtual
+#                 (default 0.5 here); tables, plots and JSON say
+#                 "instruction-time (icount)", and such runs are never
+#                 merged with wall-clock ones
 #  results (default -o build/results/bench-<date>): as ab.sh; -o DIR must be
 #  empty unless --append; --recheck DIR recomputes a table, boots nothing.
 #  Every run records what a rerun needs in DIR/source.txt (the project's
@@ -50,7 +58,7 @@ bad() { log "$*"; log "see 'make bench ARGS=-h'"; exit 2; }
 
 argv=("$@")
 host=${HOST:-} preset=smt timeout=3600 kernels=series boots= out= seed=
-append= recheck= ab_args=() report_args=()
+append= recheck= icount= budget=1800 ab_args=() report_args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) host=1; shift ;;
@@ -62,16 +70,27 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--append) append=1; shift ;;
+	--icount) icount=1; shift ;;
 	-h|--help) usage ;;
-	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power|--blocks|--kernel-aa)
+	-l|-n|-p|-a|-w|-r|-W|-d|--base|--margin|--power|--blocks|--kernel-aa|--ci-target)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in --margin|--blocks|--kernel-aa) report_args+=("$1" "$2") ;; esac
 		ab_args+=("$1" "$2"); shift 2 ;;
+	--budget)
+		[ $# -ge 2 ] || bad "option $1 needs a value"
+		budget=$2; shift 2 ;;
 	--aa|--reference|--no-trace|--trace-cost) ab_args+=("$1"); shift ;;
 	*) bad "unknown option '$1'" ;;
 	esac
 done
 case $host in ''|0) host= ;; 1) ;; *) bad "HOST must be 1 or empty" ;; esac
+[ -z "$host" ] || [ -z "$icount" ] ||
+	bad "--icount boots an instruction-time guest: not with HOST=1"
+# Instruction-time: guest seconds are 10^9 instructions; 0.5 s runs keep a
+# round of the default matrix near the host time of a wall-clock round.
+if [ -n "$icount" ]; then
+	case " ${ab_args[*]} " in *" -d "*) ;; *) ab_args+=(-d 0.5) ;; esac
+fi
 
 if [ -n "$recheck" ]; then
 	exec "$KS/ab.sh" --recheck "$recheck" "${ab_args[@]}"
@@ -119,11 +138,30 @@ else
 	fi
 fi
 boots=${boots:-1}
+case $budget in ''|*[!0-9]*|0) bad "--budget takes seconds" ;; esac
+if [[ " ${ab_args[*]} " == *" --ci-target "* ]]; then
+	[ ${#klist[@]} = 1 ] ||
+		bad "--ci-target adds rounds within a boot; across kernels the boot is the unit (add boots with -b)"
+	ab_args+=(--budget "$budget")
+fi
 [ -z "$host" ] || [ "$(id -u)" = 0 ] || die "HOST=1 needs root (sched features, schedstats, pinned loads)"
 
 [ -n "$out" ] || out=$WP_BUILD/results/bench-$(date +%Y%m%d-%H%M%S)
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ -z "$append" ]; then
 	die "$out is not empty: its samples would be merged into this verdict (use another -o, or --append to add runs to it)"
+fi
+# One table, one clock: instruction-time runs are not added to wall-clock
+# ones, nor the other way round.
+if [ -n "$append" ] && [ -d "$out" ]; then
+	want=wall-clock
+	[ -z "$icount" ] || want=icount
+	for f in "$out"/*/run.txt; do
+		[ -f "$f" ] || continue
+		have=wall-clock
+		! grep -q '^accelerator: icount' "$f" || have=icount
+		[ "$have" = "$want" ] ||
+			bad "--append: $out holds $have runs (${f%/run.txt}); this run is $want: one table holds one clock"
+	done
 fi
 
 # The tools (and for guests, the kernel) from a fresh clone: built on first use.
@@ -170,7 +208,7 @@ mkdir -p "$out"
 cat "$source" >> "$out/source.txt"
 rm -f "$source"
 
-log "bench: preset $preset, kernels ${klist[*]} x $boots boot(s), seed $seed; results in $out"
+log "bench: ${icount:+instruction-time (icount) }preset $preset, kernels ${klist[*]} x $boots boot(s), seed $seed; results in $out"
 first=1
 while [ -e "$out/series-$first" ] || [ -e "$out/baseline-$first" ]; do first=$((first + 1)); done
 
@@ -178,7 +216,7 @@ while [ -e "$out/series-$first" ] || [ -e "$out/baseline-$first" ]; do first=$((
 # $out/$1-$2/ab.
 rc=0
 run_boot() {
-	local k=$1 b=$2 img=$WP_OBJ/arch/x86/boot/bzImage args=("${ab_args[@]}") r=0 tailer
+	local k=$1 b=$2 img=$WP_OBJ/arch/x86/boot/bzImage args=("${ab_args[@]}") r=0 tailer timer
 	if [ "${k%.*}" = baseline ]; then
 		img=$WP_BUILD/baseline/obj/arch/x86/boot/bzImage
 		args+=(-a "$(tr '\n' , <<<"$plain" | sed 's/,$//; s/\([^,]*\)/\1=/g')")
@@ -189,8 +227,17 @@ run_boot() {
 	( tail -F -n +1 --pid=$$ "$out/$k-$b/output.log" 2>/dev/null |
 		grep --line-buffered "^ab.sh:" >&2 ) &
 	tailer=$!
-	wp_child "$WP_ROOT/scripts/vm.sh" -t "$preset" -T "$timeout" -k "$img" -o "$out/$k-$b" -- \
+	# --ci-target: the host's budget for this boot; the guest adds no
+	# round once the stop file exists (its own clock may be virtual).
+	timer=
+	if [[ " ${args[*]} " == *" --ci-target "* ]]; then
+		args+=(--stop-file /run/wakeplace/stop-rounds)
+		( sleep "$budget" && : > "$out/$k-$b/stop-rounds" ) &
+		timer=$!
+	fi
+	wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$preset" -T "$timeout" -k "$img" -o "$out/$k-$b" -- \
 		"$KS/ab.sh" --raw /run/wakeplace/ab --label "$k" -s "$((seed + b))" "${args[@]}" || r=$?
+	[ -z "$timer" ] || { pkill -P "$timer" 2>/dev/null; kill "$timer" 2>/dev/null; wait "$timer" 2>/dev/null; } || true
 	pkill -P $tailer 2>/dev/null || true
 	kill $tailer 2>/dev/null || true
 	wait $tailer 2>/dev/null || true

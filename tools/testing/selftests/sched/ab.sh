@@ -52,6 +52,12 @@
 #   -s SEED       arm order and bootstrap seed (default random, recorded)
 #   --margin M    "equivalent" when the paired 95% CI of the change lies
 #                 within +-M percent (default 1)
+#   --ci-target X adaptive length: after the -r rounds (at least 6), add
+#                 rounds until every comparison's paired 95% CI half-width
+#                 is at most X percent, or the budget runs out (the report
+#                 says which); stops on CI width only, never on a p-value
+#   --budget S    seconds of this machine's clock for the rounds with
+#                 --ci-target (default 1800; in an icount guest, virtual)
 #   --no-trace    no traced run: by default each workload runs once more per
 #                 arm under wakestat (next to ab.sh), outside the samples, and
 #                 the report shows the kernel's placement decisions per arm
@@ -73,6 +79,8 @@
 #   --raw DIR     run the rounds only: raw samples to DIR, no report
 #   --label NAME  kernel label of this run (default host)
 #   --source FILE what a rerun needs (git state), appended to DIR/source.txt
+#   --stop-file F with --ci-target: add no round once F exists (the host's
+#                 budget, for guests whose clock is virtual)
 #
 # Layout of DIR: LABEL-N/ab/ holds each run's raw samples.csv, environment,
 # logs and perf data (LABEL-N/run.txt says where it ran); DIR/samples.csv
@@ -98,13 +106,13 @@ WB_LOADS="pipe pipe-thread tcp_rr udp_rr tcp_stream udp_stream wakelat"
 PLACEMENTS="unbound stacked cross-smt cross-core cross-llc"
 loads=pipe,tcp_rr,udp_rr,tcp_stream,hackbench levels=1,cpus placement=unbound
 arms=base,SIS_SYNC_CORE,SIS_CACHE,both rounds=auto warmup=1 duration=1 seed= margin=1 power=
-blocks= kernel_aa=
+blocks= kernel_aa= ci_target= budget=1800 stop_file=
 out= append= recheck= base_arm= dry= raw= label=host source= extra=() trace=1 trace_cost=
 cmdline=$(printf ' %q' "$0" "$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	-l|-n|-p|-a|-w|-r|-W|-d|-s|-o|--recheck|--base|--raw|--label|--source|\
-	--margin|--power|--blocks|--kernel-aa)
+	--margin|--power|--blocks|--kernel-aa|--ci-target|--budget|--stop-file)
 		[ $# -ge 2 ] || bad "option $1 needs a value"
 		case $1 in
 		-l) loads=$2 ;; -n) levels=$2 ;; -p) placement=$2 ;;
@@ -115,6 +123,8 @@ while [ $# -gt 0 ]; do
 		--margin) margin=$2 ;; --power) power=$2 arms= trace= ;;
 		--blocks) blocks=$2 ;;
 		--kernel-aa) kernel_aa=$2 ;;
+		--ci-target) ci_target=$2 ;; --budget) budget=$2 ;;
+		--stop-file) stop_file=$2 ;;
 		esac
 		shift 2 ;;
 	--aa) arms=A=,B=; shift ;;
@@ -133,7 +143,8 @@ done
 # skipped placements, plots.
 report() {
 	local dir=$1 csv=$1/samples.csv f d k runs=() labels=() nk base order
-	local seed_r accel label_t short abstat=$here/abstat off=0 max b=0
+	local seed_r accel label_t short clock abstat=$here/abstat off=0 max b=0
+	local ct=$ci_target
 	[ -x "$abstat" ] || die "abstat missing next to $me ($abstat): build the sched kselftests"
 	for f in "$dir"/*/ab/samples.csv; do
 		[ -f "$f" ] && runs+=("${f%/ab/samples.csv}")
@@ -177,8 +188,27 @@ report() {
 	order=${order%,}
 	base=${base_arm:-${order%%,*}}
 	seed_r=$(sed -n 's/^seed: //p' "${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
+	[ -n "$ct" ] || ct=$(sed -n 's/^ci-target: \([0-9.]*\).*/\1/p' \
+		"${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
+	# One table, one clock: instruction-time (icount) runs measure path
+	# length, not time; they are never merged with wall-clock runs.
+	local clocks=() c
+	for d in "${runs[@]}"; do
+		c=wall-clock
+		! grep -q '^accelerator: icount' "$d/run.txt" 2>/dev/null || c=icount
+		case " ${clocks[*]} " in *" $c "*) ;; *) clocks+=("$c") ;; esac
+	done
+	[ ${#clocks[@]} = 1 ] ||
+		die "$dir mixes instruction-time (icount) runs with wall-clock runs:" \
+		    "one table holds one clock (move one kind to another directory)"
 	accel=$(sed -n 's/^accelerator: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
+	clock="wall-clock"
 	case $accel in
+	icount*)
+		label_t="INSTRUCTION-TIME (icount): path length; no cache/SMT model,"
+		label_t+=" no parallel speed-up; values are virtual (1 ns = 1 instruction)"
+		short="instruction-time (icount)"
+		clock="instruction-time (icount): path length; no cache/SMT model, no parallel speed-up" ;;
 	kvm*)	label_t="accelerator: kvm" short="KVM, wall-clock" ;;
 	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness,"
 		label_t+=" not the effect of the features on real hardware"
@@ -186,8 +216,8 @@ report() {
 	*)	label_t=$(sed -n 's/^where: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
 		label_t=${label_t:-"accelerator: ${accel:-unknown}"} short="host, wall-clock" ;;
 	esac
-	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" -m "$margin" \
-		${blocks:+-k "$blocks"} ${kernel_aa:+-A "$kernel_aa"} \
+	"$abstat" -b "$base" -o "$order" -s "${seed_r:-1}" -l "$label_t" -m "$margin" -C "$clock" \
+		${blocks:+-k "$blocks"} ${kernel_aa:+-A "$kernel_aa"} ${ct:+-T "$ct"} \
 		-j "$dir/comparisons.json" -p "$dir/pairs.txt" "$csv" > "$dir/table.txt" ||
 		die "abstat failed on $csv"
 	if cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | grep -q .; then
@@ -197,6 +227,10 @@ report() {
 			cat "${runs[@]/%//ab/skipped.txt}" 2>/dev/null | sort -u | sed 's/^/  /'
 		} >> "$dir/table.txt"
 	fi
+	for d in "${runs[@]}"; do
+		[ -s "$d/ab/adaptive.txt" ] || continue
+		printf '\n%s: %s\n' "${d##*/}" "$(cat "$d/ab/adaptive.txt")"
+	done >> "$dir/table.txt"
 	evidence "$dir" "${runs[@]}" >> "$dir/table.txt"
 	cp "${runs[0]}/ab/environment.txt" "$dir/environment.txt" 2>/dev/null
 
@@ -558,6 +592,13 @@ fi
 [ -z "$blocks" ] || [[ $blocks =~ ^[1-9][0-9]*$ ]] || bad "--blocks takes a number of rounds"
 [ -z "$kernel_aa" ] || [[ $kernel_aa =~ ^[1-9][0-9]*$ ]] ||
 	bad "--kernel-aa takes a number of boots"
+if [ -n "$ci_target" ]; then
+	[[ $ci_target =~ ^[0-9]+([.][0-9]+)?$ ]] &&
+		awk -v x="$ci_target" 'BEGIN { exit !(x > 0 && x < 100) }' ||
+		bad "--ci-target takes a percentage in (0, 100), e.g. 0.5"
+	[[ $budget =~ ^[1-9][0-9]*$ ]] || bad "--budget takes seconds"
+	[ ${#arm_names[@]} -ge 2 ] || bad "--ci-target needs a comparison (two arms or more)"
+fi
 # Default rounds: the fewest n with which the smallest exact signed-rank
 # p-value, 2 / 2^n, times the comparisons (Holm's first step) is below
 # 0.05, plus one for a tie or a zero difference; at least 5.
@@ -568,6 +609,13 @@ if [ "$rounds" = auto ]; then
 	rounds=$((rounds + 1))
 	[ "$rounds" -ge 5 ] || rounds=5
 fi
+# --ci-target: at least 6 rounds (the fewest pairs with an exact 95% CI;
+# 5 give 93.75%), at most MAX_ROUNDS.
+MAX_ROUNDS=200
+if [ -n "$ci_target" ]; then
+	[ "$rounds" -ge 6 ] || rounds=6
+	[ "$rounds" -le $MAX_ROUNDS ] || bad "-r: at most $MAX_ROUNDS rounds with --ci-target"
+fi
 
 if [ -n "$dry" ]; then
 	echo "arms:"
@@ -577,6 +625,9 @@ if [ -n "$dry" ]; then
 		echo "  ${W_NAME[k]} (${W_DIR[k]} is better): ${W_CMD[k]}"
 	done
 	echo "rounds: $rounds (+$warmup warm-up), seed $seed"
+	[ -z "$ci_target" ] ||
+		echo "adaptive: rounds added until every CI half-width <= $ci_target%," \
+		     "within $budget s${stop_file:+ or until $stop_file exists} (at most $MAX_ROUNDS)"
 	awk -v m="$ncmp" -v n="$rounds" 'BEGIN { if (!m) exit
 		p = m * 2 / 2 ^ n; if (p > 1) p = 1
 		printf "comparisons: %d; smallest attainable paired p after Holm: %.3g", m, p
@@ -821,6 +872,7 @@ fi
 	echo "label: $label"
 	echo "seed: $seed"
 	echo "rounds: $rounds (+$warmup warm-up, discarded)"
+	[ -z "$ci_target" ] || echo "ci-target: $ci_target% (budget $budget s${stop_file:+, stop file $stop_file})"
 	echo "features at start: ${saved_features:-n/a (no $FEATURES)}"
 	for a in "${arm_names[@]}"; do echo "arm: $a =${arm_on[$a]}"; done
 	for ((k = 0; k < ${#W_NAME[@]}; k++)); do
@@ -889,7 +941,9 @@ json_values() {	# output
 # Seeded permutations of the arms, one line per round (Fisher-Yates in
 # awk), computed up front: no forks between measurements.
 total=$((rounds + warmup))
-mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$total" '
+nperm=$total
+[ -z "$ci_target" ] || nperm=$((MAX_ROUNDS + warmup))
+mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$nperm" '
 	{ a[NR] = $0 } END { for (r = 1; r <= n; r++) { srand(s * 1000 + r)
 		for (i = 1; i <= NR; i++) b[i] = a[i]
 		for (i = NR; i > 1; i--) {
@@ -1015,6 +1069,38 @@ if [ -n "$power" ]; then
 	done
 fi
 
+# --ci-target: after each measured round from the -r-th on, abstat checks
+# every comparison's CI half-width (paired by round) on the samples so far;
+# one more round unless it is met, the budget is spent, the stop file
+# exists or MAX_ROUNDS ran.  The outcome goes to adaptive.txt (the report).
+adapt() {
+	local why= line el
+	line=$("$here/abstat" -c "$ci_target" -b "${base_arm:-${arm_names[0]}}" "$csv" 2>&1)
+	case $? in
+	0) why="met" ;;
+	3) ;;
+	*) die "--ci-target: abstat failed on $csv: $line" ;;
+	esac
+	now_ms
+	el=$(( (NOW - t_start) / 1000 ))
+	if [ -z "$why" ]; then
+		if [ "$el" -ge "$budget" ]; then
+			why="budget of $budget s spent"
+		elif [ -n "$stop_file" ] && [ -e "$stop_file" ]; then
+			why="host's budget spent (stop file $stop_file)"
+		elif [ "$round" -ge $MAX_ROUNDS ]; then
+			why="$MAX_ROUNDS rounds, the most"
+		else
+			total=$((r + 1))
+			log "round $round: $line: one more round"
+			return 0
+		fi
+	fi
+	echo "adaptive length (--ci-target $ci_target%): stopped after $round rounds," \
+	     "$el s: $why; $line" > "$rawdir/adaptive.txt"
+	log "$(cat "$rawdir/adaptive.txt")"
+}
+
 now_ms
 t_start=$NOW
 for ((r = 1; r <= total; r++)); do
@@ -1082,6 +1168,7 @@ for ((r = 1; r <= total; r++)); do
 	log "round $r/$total done in $(( (t_end - t_round) / 1000 )) s;" \
 	    "harness overhead $over ms ($((pm / 10)).$((pm % 10))%)"
 	echo "$r,$((t_end - t_round)),$over" >> "$rawdir/overhead.csv"
+	[ -z "$ci_target" ] || [ "$round" -lt "$rounds" ] || adapt
 done
 trace_arms
 restore

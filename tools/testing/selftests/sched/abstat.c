@@ -83,8 +83,9 @@ enum ctr {
 static enum ctr counters;
 
 static struct {
-	const char *base, *label, *json, *order, *pairs;
-	double alpha, margin;
+	const char *base, *label, *json, *order, *pairs, *clock;
+	double alpha, margin, ci_target;
+	bool ci_check;
 	int resamples, blocks, blocks_of, kernel_aa;
 	unsigned long long seed;
 } opt = { .alpha = 0.05, .margin = 1, .resamples = 10000, .seed = 1, .blocks_of = 27 };
@@ -666,6 +667,49 @@ static const char *verdict_unpaired(const struct cmp *c)
 	double pmin = stats_mann_whitney_min_p(c->nx, c->ny);
 
 	return verdict_of(c, c->p_holm, c->lo, c->hi, pmin < opt.alpha);
+}
+
+/* Half-width of the verdict's 95% CI in percent; INFINITY without one. */
+static double ci_halfwidth(const struct cmp *c)
+{
+	double w = (v_hi(c) - v_lo(c)) / 2;
+
+	return isfinite(w) && w >= 0 ? w : INFINITY;
+}
+
+/*
+ * --ci-target: whether every comparison's CI half-width is at most the
+ * target, and the widest; returns the number of comparisons wider.
+ */
+static int print_ci_target(FILE *f, const struct cmp *cmps, int nc)
+{
+	const struct cmp *w = NULL;
+	int i, over = 0;
+
+	for (i = 0; i < nc; i++) {
+		double h = ci_halfwidth(&cmps[i]);
+
+		if (!(h <= opt.ci_target))
+			over++;
+		if (!w || h > ci_halfwidth(w))
+			w = &cmps[i];
+	}
+	fprintf(f, "CI target +-%g%%: ", opt.ci_target);
+	if (!w) {
+		fprintf(f, "no comparison\n");
+		return 0;
+	}
+	if (over)
+		fprintf(f, "not met: %d of %d comparison(s) wider", over, nc);
+	else
+		fprintf(f, "met by all %d comparison(s)", nc);
+	if (isfinite(ci_halfwidth(w)))
+		fprintf(f, " (widest +-%.3g%%: %s %s, %d %s)\n", ci_halfwidth(w),
+			w->g->workload, w->g->arm, paired(w) ? w->np : w->ny,
+			paired(w) ? "pairs" : "samples");
+	else
+		fprintf(f, " (%s %s: no CI yet)\n", w->g->workload, w->g->arm);
+	return over;
 }
 
 /*
@@ -1277,6 +1321,11 @@ static void print_json(FILE *f, const struct cmp *cmps, int nc)
 		json_num(&j, "cv_base", stats_cv(b->v, b->n));
 		json_num(&j, "alpha", opt.alpha);
 		json_num(&j, "margin_pct", opt.margin);
+		if (opt.clock)
+			json_str(&j, "clock", opt.clock);
+		if (opt.label)
+			json_str(&j, "label", opt.label);
+		json_num(&j, "ci_halfwidth_pct", ci_halfwidth(c));
 		json_str(&j, "verdict", verdict(c));
 		json_bool(&j, "different_attainable", c->attainable);
 		json_num(&j, "p_min", c->p_min);
@@ -1362,6 +1411,10 @@ static void print_help(FILE *f)
 		"  -A, --kernel-aa K    kernel A/A from one kernel's boots: 100 random\n"
 		"                       splits into two kernels of K boots, verdicts with\n"
 		"                       the boot as the unit and with rounds pooled\n"
+		"  -C, --clock TEXT     what the values measure (e.g. wall-clock), into the JSON\n"
+		"  -T, --ci-target X    say whether every comparison's 95%% CI half-width is\n"
+		"                       at most X%% (the widest named)\n"
+		"  -c, --ci-check X     only that line (1000 resamples); exit 0 if met, 3 if not\n"
 		"  -h, --help           this help\n",
 		opt.alpha, opt.resamples, opt.seed, opt.margin, opt.blocks_of);
 }
@@ -1381,6 +1434,9 @@ int main(int argc, char **argv)
 		{ "blocks",	required_argument, NULL, 'k' },
 		{ "blocks-of",	required_argument, NULL, 'K' },
 		{ "kernel-aa",	required_argument, NULL, 'A' },
+		{ "clock",	required_argument, NULL, 'C' },
+		{ "ci-target",	required_argument, NULL, 'T' },
+		{ "ci-check",	required_argument, NULL, 'c' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
@@ -1389,7 +1445,7 @@ int main(int argc, char **argv)
 	long v;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:C:T:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -1422,6 +1478,22 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			opt.pairs = optarg;
+			break;
+		case 'C':
+			opt.clock = optarg;
+			break;
+		case 'c':
+		case 'T':
+			if (c == 'c') {
+				opt.ci_check = true;
+				opt.resamples = 1000;
+			}
+			opt.ci_target = strtod(optarg, &end);
+			if (end == optarg || *end || !(opt.ci_target > 0 && opt.ci_target < 100)) {
+				fprintf(stderr, "abstat: -%c '%s': %s\n", c,
+					optarg, "want a percentage in (0, 100)");
+				return 1;
+			}
 			break;
 		case 'k':
 		case 'K':
@@ -1479,6 +1551,8 @@ int main(int argc, char **argv)
 	}
 	if (holm_all(cmps, nc))
 		return 1;
+	if (opt.ci_check)
+		return print_ci_target(stdout, cmps, nc) ? 3 : 0;
 
 	if (opt.label)
 		printf("%s\n", opt.label);
@@ -1491,6 +1565,8 @@ int main(int argc, char **argv)
 	print_table(stdout, cmps, nc);
 	if (nc) {
 		print_attainable(stdout, cmps, nc);
+		if (opt.ci_target)
+			print_ci_target(stdout, cmps, nc);
 		print_unpaired(stdout, cmps, nc);
 		printf("(bootstrap: %d resamples, seed %llu)\n", opt.resamples,
 		       opt.seed);
