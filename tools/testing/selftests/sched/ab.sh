@@ -143,7 +143,7 @@ done
 # skipped placements, plots.
 report() {
 	local dir=$1 csv=$1/samples.csv f d k runs=() labels=() nk base order
-	local seed_r accel label_t short clock abstat=$here/abstat off=0 max b=0
+	local seed_r accel label_t short clock abstat=$here/abstat
 	local ct=$ci_target
 	[ -x "$abstat" ] || die "abstat missing next to $me ($abstat): build the sched kselftests"
 	for f in "$dir"/*/ab/samples.csv; do
@@ -156,21 +156,9 @@ report() {
 		case " ${labels[*]} " in *" $k "*) ;; *) labels+=("$k") ;; esac
 	done
 	nk=${#labels[@]}
-	# Merge: rounds numbered across runs, arms LABEL:ARM with several kernels.
-	: > "$csv.new"
-	for d in "${runs[@]}"; do
-		k=${d##*/}
-		k=${k%-*}
-		max=$(awk -F, -v OFS=, -v b="${d##*/}" -v k="$k" -v m="$((nk > 1))" -v off="$off" \
-			-v hdr="$([ -s "$csv.new" ] && echo 0 || echo 1)" -v out="$csv.new" '
-			NR == 1 { if (hdr) print "boot," $0 >> out; next }
-			{ if ($1 > mx) mx = $1; $1 = off + $1
-			  if (m) $4 = k ":" $4; print b, $0 >> out }
-			END { print mx + 0 }' "$d/ab/samples.csv")
-		off=$((off + max))
-	done
-	mv "$csv.new" "$csv"
-	[ "$(wc -l < "$csv")" -gt 1 ] || die "no samples in $dir (see $dir/*/ab/log)"
+	# Merge (abstat -M): a boot column, rounds numbered across runs, arms
+	# LABEL:ARM with several kernels; one clock per table.
+	"$abstat" -M "$csv" "${runs[@]}" || die "cannot merge the runs of $dir (said why above)"
 
 	# Base and order: the arms in the order the first run lists them; with
 	# several kernels, each arm on "baseline" (if it ran) first.
@@ -190,17 +178,6 @@ report() {
 	seed_r=$(sed -n 's/^seed: //p' "${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
 	[ -n "$ct" ] || ct=$(sed -n 's/^ci-target: \([0-9.]*\).*/\1/p' \
 		"${runs[0]}/ab/environment.txt" 2>/dev/null | head -1)
-	# One table, one clock: instruction-time (icount) runs measure path
-	# length, not time; they are never merged with wall-clock runs.
-	local clocks=() c
-	for d in "${runs[@]}"; do
-		c=wall-clock
-		! grep -q '^accelerator: icount' "$d/run.txt" 2>/dev/null || c=icount
-		case " ${clocks[*]} " in *" $c "*) ;; *) clocks+=("$c") ;; esac
-	done
-	[ ${#clocks[@]} = 1 ] ||
-		die "$dir mixes instruction-time (icount) runs with wall-clock runs:" \
-		    "one table holds one clock (move one kind to another directory)"
 	accel=$(sed -n 's/^accelerator: //p' "${runs[0]}/run.txt" 2>/dev/null | head -1)
 	clock="wall-clock"
 	case $accel in
@@ -475,8 +452,8 @@ render() {	# dir
 if [ -n "$recheck" ]; then
 	[ -d "$recheck" ] || die "--recheck: no directory $recheck"
 	recheck=$(cd "$recheck" && pwd)
-	echo "# recheck:$cmdline" >> "$recheck/command.txt"
 	report "$recheck"
+	echo "# recheck:$cmdline" >> "$recheck/command.txt"
 	exit 0
 fi
 

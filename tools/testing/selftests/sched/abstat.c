@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "../kselftest.h"
+#include "abmerge.h"
 #include "json.h"
 #include "stats.h"
 
@@ -1415,6 +1416,8 @@ static void print_help(FILE *f)
 		"  -T, --ci-target X    say whether every comparison's 95%% CI half-width is\n"
 		"                       at most X%% (the widest named)\n"
 		"  -c, --ci-check X     only that line (1000 resamples); exit 0 if met, 3 if not\n"
+		"  -M, --merge OUT     merge the runs named as arguments (LABEL-N directories\n"
+		"                       with ab/samples.csv) into OUT, then stop\n"
 		"  -h, --help           this help\n",
 		opt.alpha, opt.resamples, opt.seed, opt.margin, opt.blocks_of);
 }
@@ -1437,15 +1440,17 @@ int main(int argc, char **argv)
 		{ "clock",	required_argument, NULL, 'C' },
 		{ "ci-target",	required_argument, NULL, 'T' },
 		{ "ci-check",	required_argument, NULL, 'c' },
+		{ "merge",	required_argument, NULL, 'M' },
 		{ "help",	no_argument,       NULL, 'h' },
 		{ }
 	};
 	struct cmp *cmps;
 	char *end;
+	const char *merge = NULL;
 	long v;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:C:T:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:C:T:c:M:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;
@@ -1482,6 +1487,9 @@ int main(int argc, char **argv)
 		case 'C':
 			opt.clock = optarg;
 			break;
+		case 'M':
+			merge = optarg;
+			break;
 		case 'c':
 		case 'T':
 			if (c == 'c') {
@@ -1515,6 +1523,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (merge)
+		return ab_merge(merge, argv + optind, argc - optind) ? 1 : 0;
 	if (optind == argc || opt.alpha <= 0 || opt.alpha >= 1 || opt.resamples < 100) {
 		print_help(stderr);
 		return 1;

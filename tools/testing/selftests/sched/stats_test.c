@@ -13,6 +13,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -888,6 +891,28 @@ static bool lacks(const char *what, const char *buf, const char *unwanted)
 	return false;
 }
 
+static bool same_str(const char *what, const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		return true;
+	ksft_print_msg("%s: got:\n", what);
+	dump("  got", got);
+	dump("  want", want);
+	return false;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Removes the tree at dir: 0, or -1. */
+static int nftw_rm(const char *dir)
+{
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /*
  * Runs abstat -b base -o base,X on a temporary file holding csv, its name
  * into path[PATH_MAX], and with -j into json[0..json_size - 1] if json.
@@ -1444,12 +1469,167 @@ static bool test_abstat_variance(void)
 	return ok;
 }
 
+/* A run directory dir/name with ab/samples.csv and, if accel, run.txt. */
+static bool make_run(const char *dir, const char *name, const char *csv,
+		     const char *accel)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (mkdir(path, 0700))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/ab", dir, name);
+	if (mkdir(path, 0700))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/ab/samples.csv", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(csv, f) < 0 || fclose(f))
+		return false;
+	if (!accel)
+		return true;
+	snprintf(path, sizeof(path), "%s/%s/run.txt", dir, name);
+	f = fopen(path, "w");
+	return f && fprintf(f, "accelerator: %s\n", accel) > 0 && !fclose(f);
+}
+
+/* abstat -M dir/merged.csv dir/a dir/b: status and the merged file. */
+static bool merge_runs(const char *dir, const char *a, const char *b,
+		       struct run *r, char *merged, size_t size)
+{
+	char out[PATH_MAX], pa[PATH_MAX], pb[PATH_MAX];
+	const char *args[] = { "-M", out, pa, pb, NULL };
+	int fd;
+
+	snprintf(out, sizeof(out), "%s/merged.csv", dir);
+	snprintf(pa, sizeof(pa), "%s/%s", dir, a);
+	snprintf(pb, sizeof(pb), "%s/%s", dir, b);
+	unlink(out);
+	merged[0] = '\0';
+	if (!run_abstat(r, args))
+		return false;
+	fd = open(out, O_RDONLY);
+	if (fd >= 0) {
+		slurp(fd, merged, size);
+		close(fd);
+	}
+	return true;
+}
+
+#define MHDR	"round,warmup,order,arm,workload,direction,value\n"
+
+/*
+ * abstat -M: a boot column, rounds numbered on across the runs (warm-up
+ * rounds, 0 and below, keep theirs plus the offset), arms prefixed with
+ * the kernel's label when the runs come from several kernels; runs of
+ * different clocks or headers refused, nothing written.
+ */
+static bool test_abstat_merge(void)
+{
+	static const char one[] = MHDR "0,1,1,base,pipe,lower,9\n"
+		"1,0,1,base,pipe,lower,10\n2,0,2,base,pipe,lower,11\n";
+	static const char two[] = MHDR "1,0,1,base,pipe,lower,12\n";
+	static char merged[4096];
+	static struct run r;
+	char dir[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	bool ok = true;
+
+	snprintf(dir, sizeof(dir), "%s/stats_test.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir) ||
+	    !make_run(dir, "series-1", one, "tcg (no usable /dev/kvm)") ||
+	    !make_run(dir, "series-2", two, "tcg (forced)") ||
+	    !make_run(dir, "baseline-1", two, NULL) ||
+	    !make_run(dir, "series.2-1", two, "icount (--icount)") ||
+	    !make_run(dir, "other-1", "round,arm,workload,value\n1,base,pipe,3\n", NULL)) {
+		ksft_perror("test_abstat_merge: setting up");
+		return false;
+	}
+	if (!merge_runs(dir, "series-1", "series-2", &r, merged, sizeof(merged)))
+		return false;
+	ok &= same_int("one kernel: exit status", r.status, 0);
+	ok &= same_str("one kernel: merged", merged, "boot," MHDR
+		       "series-1,0,1,1,base,pipe,lower,9\n"
+		       "series-1,1,0,1,base,pipe,lower,10\n"
+		       "series-1,2,0,2,base,pipe,lower,11\n"
+		       "series-2,3,0,1,base,pipe,lower,12\n");
+	if (!merge_runs(dir, "baseline-1", "series-1", &r, merged, sizeof(merged)))
+		return false;
+	ok &= same_int("two kernels: exit status", r.status, 0);
+	ok &= same_str("two kernels: merged", merged, "boot," MHDR
+		       "baseline-1,1,0,1,baseline:base,pipe,lower,12\n"
+		       "series-1,1,1,1,series:base,pipe,lower,9\n"
+		       "series-1,2,0,1,series:base,pipe,lower,10\n"
+		       "series-1,3,0,2,series:base,pipe,lower,11\n");
+	if (!merge_runs(dir, "series-1", "series.2-1", &r, merged, sizeof(merged)))
+		return false;
+	ok &= same_int("icount with tcg: exit status", r.status, 1);
+	ok &= has("icount with tcg: stderr", r.err, "one table holds one clock");
+	ok &= same_str("icount with tcg: merged file", merged, "");
+	if (!merge_runs(dir, "series-1", "other-1", &r, merged, sizeof(merged)))
+		return false;
+	ok &= same_int("other header: exit status", r.status, 1);
+	ok &= has("other header: stderr", r.err, "header differs");
+	ok &= same_str("other header: merged file", merged, "");
+	if (!ok)
+		dump("stderr", r.err);
+	if (nftw_rm(dir))
+		ksft_print_msg("test_abstat_merge: cannot remove %s\n", dir);
+	return ok;
+}
+
+/*
+ * abstat --ci-check X: exit 0 and "met" when every comparison's CI
+ * half-width is at most X, else 3 and "not met", naming the widest.
+ */
+static bool test_abstat_ci_check(void)
+{
+	/* X / base: 1.00 1.02 0.99 1.01 0.98 1.03 1.00 0.97: a CI of about
+	 * +-2-3% (R, 90% as the zeros leave 6 pairs: -2.01% to +2.00%)
+	 */
+	static const char csv[] = HDR "\n"
+		ROW("1", "0", "base", "10") ROW("1", "0", "X", "10")
+		ROW("2", "0", "base", "10") ROW("2", "0", "X", "10.2")
+		ROW("3", "0", "base", "10") ROW("3", "0", "X", "9.9")
+		ROW("4", "0", "base", "10") ROW("4", "0", "X", "10.1")
+		ROW("5", "0", "base", "10") ROW("5", "0", "X", "9.8")
+		ROW("6", "0", "base", "10") ROW("6", "0", "X", "10.3")
+		ROW("7", "0", "base", "10") ROW("7", "0", "X", "10")
+		ROW("8", "0", "base", "10") ROW("8", "0", "X", "9.7");
+	static struct run r;
+	char path[PATH_MAX];
+	const char *met[] = { "-c", "5", "-b", "base", path, NULL };
+	const char *unmet[] = { "-c", "0.5", "-b", "base", path, NULL };
+	bool ok = true;
+	int fd = tmp_file(path, sizeof(path));
+
+	if (fd < 0 || !write_all(fd, csv))
+		return false;
+	if (!run_abstat(&r, met))
+		return false;
+	ok &= same_int("target 5%: exit status", r.status, 0);
+	ok &= has("target 5%", r.out, "CI target +-5%: met by all 1 comparison(s) (widest +-");
+	if (!run_abstat(&r, unmet))
+		return false;
+	ok &= same_int("target 0.5%: exit status", r.status, 3);
+	ok &= has("target 0.5%", r.out, "not met: 1 of 1 comparison(s) wider (widest +-");
+	ok &= has("target 0.5%", r.out, "pipe X, 8 pairs");
+	if (!ok) {
+		dump("stdout", r.out);
+		dump("stderr", r.err);
+	}
+	close(fd);
+	unlink(path);
+	return ok;
+}
+
 static bool test_abstat_help(void)
 {
 	static const char *const longopts[] = {
 		"--base", "--alpha", "--resamples", "--seed", "--label",
 		"--json", "--order", "--margin", "--pairs", "--blocks",
-		"--blocks-of", "--kernel-aa", "--help",
+		"--blocks-of", "--kernel-aa", "--clock", "--ci-target", "--ci-check",
+		"--merge", "--help",
 	};
 	static const char *const flags[][2] = { { "-h" }, { "--help" } };
 	static struct run r;
@@ -1525,6 +1705,8 @@ static const struct {
 	T_ABSTAT(test_abstat_margin, "abstat rejects a bad --margin"),
 	T_ABSTAT(test_abstat_kernel_aa, "abstat --kernel-aa, boots as the unit"),
 	T_ABSTAT(test_abstat_variance, "abstat variance between and within rounds vs R"),
+	T_ABSTAT(test_abstat_merge, "abstat -M merges runs: boot column, rounds, kernel labels, one clock"),
+	T_ABSTAT(test_abstat_ci_check, "abstat --ci-check met and not met"),
 	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };
 
