@@ -86,6 +86,44 @@ reject ab-margin "--margin takes a percentage" "$KS/ab.sh" --margin 1%
 reject ab-power "not a percentage in" "$KS/ab.sh" --power 1,0
 reject ab-power-load "not a wakebench rr load" "$KS/ab.sh" --power 5 -l tcp_stream
 reject bench-kernel "unknown kernel 'seires'" "$WP_ROOT/scripts/bench.sh" -k series,seires
+reject bench-icount-host "not with HOST=1" env HOST=1 "$WP_ROOT/scripts/bench.sh" --icount
+reject bench-ci-target "--ci-target takes a percentage" "$WP_ROOT/scripts/bench.sh" --ci-target 0
+reject bench-ci-kernels "across kernels the boot is the unit" "$WP_ROOT/scripts/bench.sh" \
+	--ci-target 1 -k series,baseline
+reject bench-budget "--budget takes seconds" "$WP_ROOT/scripts/bench.sh" --ci-target 1 --budget 1h
+reject ab-ci-target "--ci-target takes a percentage" "$KS/ab.sh" --aa --ci-target 100
+
+# --- one table, one clock: instruction-time (icount) runs are not merged
+# with wall-clock ones, by bench.sh --append (before booting) or --recheck.
+clock_case() {
+	local d=$tmp/clock rc=0 o before
+	rm -rf "$d" && mkdir -p "$d/series-1/ab"
+	printf 'round,warmup,order,arm,workload,direction,value\n1,0,1,base,pipe@1,lower,9\n1,0,2,SIS_CACHE,pipe@1,lower,8\n' \
+		> "$d/series-1/ab/samples.csv"
+	printf 'base\nSIS_CACHE\n' > "$d/series-1/ab/arms.txt"
+	echo "accelerator: icount (--icount)" > "$d/series-1/run.txt"
+	before=$(cd "$d" && find . -exec stat -c '%n %s %Y' {} + | sort)
+	rm -f "$tmp/qemu-calls"
+	o=$(PATH=$tmp/bin:$PATH timeout 60 "$WP_ROOT/scripts/bench.sh" --append -l pipe -n 1 \
+		-a base,SIS_CACHE -r 1 -W 0 -d 0.2 -o "$d" 2>&1) || rc=$?
+	if [ $rc != 2 ] || [ -e "$tmp/qemu-calls" ] || ! grep -q "one table holds one clock" <<<"$o" ||
+	   [ "$(cd "$d" && find . -exec stat -c '%n %s %Y' {} + | sort)" != "$before" ]; then
+		not_ok "clock-append: exit $rc (want 2), qemu $([ -e "$tmp/qemu-calls" ] && echo started || echo 'not started'): $(tail -1 <<<"$o")"
+	else
+		ok "clock-append: exit 2, nothing booted or changed: $(grep -m1 'one clock' <<<"$o")"
+	fi
+	cp -r "$d/series-1" "$d/series-2"
+	echo "accelerator: tcg (no usable /dev/kvm)" > "$d/series-2/run.txt"
+	rc=0
+	o=$("$KS/ab.sh" --recheck "$d" 2>&1) || rc=$?
+	if [ $rc != 1 ] || [ -e "$d/samples.csv" ] || [ -e "$d/table.txt" ] ||
+	   ! grep -q "one table holds one clock" <<<"$o"; then
+		not_ok "clock-recheck: exit $rc (want 1), samples.csv $([ -e "$d/samples.csv" ] && echo written || echo 'not written'): $o"
+	else
+		ok "clock-recheck: exit 1, no table: $(grep -m1 'one clock' <<<"$o")"
+	fi
+}
+clock_case
 if [ -x "$KS/wakestat" ]; then
 	reject wakestat-pid "-p: want a PID" "$KS/wakestat" -p abc
 	reject wakestat-interval "interval: want seconds" "$KS/wakestat" 0

@@ -732,6 +732,7 @@ restore() {
 	local f
 	[ -z "$wl_pid" ] || stop_workload
 	declare -F flush >/dev/null && flush
+	declare -F schedstat_fill >/dev/null && schedstat_fill
 	if [ -n "$logs" ] && [ -d "$logs" ]; then
 		mkdir -p "$rawdir/log" &&
 			cp "$logs"/round-* "$logs"/traced.txt "$rawdir/log/" 2>/dev/null
@@ -808,25 +809,46 @@ progress() {
 	log "round $1/$total$w, arm $2, $3, elapsed ${el} s$eta"
 }
 
-# Wakeup counters from /proc/schedstat into array SS, without forking:
-# ttwu_count, ttwu_local (cpu lines), then per domain level
-# ttwu_wake_remote, ttwu_move_affine (the third and second last fields).
-# For loads other than wakebench (which takes them over its measured
-# window) they are taken around the whole command.
-schedstat() {
-	local f n l
-	SS=()
-	[ -r /proc/schedstat ] || return 0
-	SS=(0 0)
-	while read -r -a f; do
-		case ${f[0]:-} in
-		cpu*)	SS[0]=$((SS[0] + f[5])); SS[1]=$((SS[1] + f[6])) ;;
-		domain*)
-			n=${#f[@]} l=${f[0]#domain}
-			SS[2 + 2 * l]=$(( ${SS[2 + 2 * l]:-0} + f[n - 3] ))
-			SS[3 + 2 * l]=$(( ${SS[3 + 2 * l]:-0} + f[n - 2] )) ;;
-		esac
-	done < /proc/schedstat
+# Wakeup counters from /proc/schedstat, for loads other than wakebench
+# (which takes them over its measured window): a raw snapshot before and
+# after the command, appended to a tmpfs file without forking; parsed once
+# after the rounds (schedstat_fill), not in bash between runs.
+snap() {	# tag before|after
+	local s=
+	IFS= read -r -d '' s < /proc/schedstat
+	printf '=== %s %s\n%s' "$1" "$2" "$s" >> "$logs/schedstat.raw"
+}
+
+# The rows' "@TAG" placeholders -> ttwu_count, ttwu_local (cpu lines), and
+# per domain level ttwu_wake_remote;ttwu_move_affine (the third and second
+# last fields), each the difference after - before.
+schedstat_fill() {
+	[ -n "${logs:-}" ] && [ -s "$logs/schedstat.raw" ] && grep -q ',@' "$csv" || return 0
+	awk -F, -v OFS=, '
+		FNR == NR {
+			if ($0 ~ /^=== /) { split($0, t, " "); tag = t[2]; sd = t[3] == "after" ? 1 : -1; next }
+			split($0, f, " ")
+			n = length(f)
+			if (f[1] ~ /^cpu/) { c[tag, 0] += sd * f[6]; c[tag, 1] += sd * f[7] }
+			else if (f[1] ~ /^domain/) {
+				l = substr(f[1], 7) + 0
+				c[tag, 2 + 2 * l] += sd * f[n - 2]; c[tag, 3 + 2 * l] += sd * f[n - 1]
+				if (3 + 2 * l > hi[tag]) hi[tag] = 3 + 2 * l
+			}
+			next
+		}
+		FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+		{
+			i = col["ttwu_count"]
+			if ($i ~ /^@/) {
+				tag = substr($i, 2)
+				$i = c[tag, 0] + 0; $(col["ttwu_local"]) = c[tag, 1] + 0
+				d = ""
+				for (k = 2; k <= hi[tag]; k++) d = d (k > 2 ? ";" : "") c[tag, k] + 0
+				$(col["domain_wake_remote_move_affine"]) = d
+			}
+			print
+		}' FS=' ' "$logs/schedstat.raw" FS=, "$csv" > "$csv.new" && mv "$csv.new" "$csv"
 }
 
 perf_bin=
@@ -927,6 +949,9 @@ mapfile -t perm < <(printf '%s\n' "${arm_names[@]}" | awk -v s="$seed" -v n="$np
 			j = int(rand() * i) + 1; t = b[i]; b[i] = b[j]; b[j] = t
 		}
 		l = b[1]; for (i = 2; i <= NR; i++) l = l " " b[i]; print l } }')
+
+have_ss=
+[ -r /proc/schedstat ] && have_ss=1
 
 # Workload output and logs go to tmpfs during the run (creating files on a
 # guest's results share costs more than the rest of the harness) and to
@@ -1052,6 +1077,7 @@ fi
 # exists or MAX_ROUNDS ran.  The outcome goes to adaptive.txt (the report).
 adapt() {
 	local why= line el
+	schedstat_fill
 	line=$("$here/abstat" -c "$ci_target" -b "${base_arm:-${arm_names[0]}}" "$csv" 2>&1)
 	case $? in
 	0) why="met" ;;
@@ -1091,17 +1117,17 @@ for ((r = 1; r <= total; r++)); do
 		order=$((order + 1))
 		progress "$r" "$arm" "${#W_NAME[@]} workload(s)"
 		set_arm "$arm"
-		schedstat
 		for ((k = 0; k < ${#W_NAME[@]}; k++)); do
 			wn=${W_NAME[k]}
-			s0=("${SS[@]}")	# the previous snapshot: nothing ran since
 			pf=$rawdir/perf/$round-$arm-$wn.csv
+			tag=$r/$arm/$wn
+			[ "${W_WB[k]}" = 1 ] || [ -z "$have_ss" ] || snap "$tag" before
 			now_ms
 			t0=$NOW
 			run_workload "$k" "$pf" "$arm"
 			now_ms
 			t1=$NOW
-			schedstat
+			[ "${W_WB[k]}" = 1 ] || [ -z "$have_ss" ] || snap "$tag" after
 			busy=$((busy + t1 - t0))
 			rlog+="=== round $round, arm $arm, $wn: exit $RC"$'\n'"$O"$'\n'
 			if [ $RC = 4 ]; then
@@ -1125,13 +1151,7 @@ for ((r = 1; r <= total; r++)); do
 				continue
 			fi
 			d=,,
-			if [ ${#SS[@]} -gt 0 ]; then
-				d="$((SS[0] - s0[0])),$((SS[1] - s0[1])),"
-				for ((i = 2; i < ${#SS[@]}; i++)); do
-					[ $i = 2 ] || d+=";"
-					d+="$((SS[i] - ${s0[i]:-0}))"
-				done
-			fi
+			[ -z "$have_ss" ] || d="@$tag,,"
 			perf_values "$pf"
 			rows+="$round,$is_warm,$order,$arm,$wn,${W_DIR[k]},$v,"
 			rows+="$((t1 - t0)),$m,$d,$PV,command"$'\n'
