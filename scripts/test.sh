@@ -6,7 +6,8 @@
 #   of the series builds (check-series) -> one boot per
 #   topology preset running the sched kselftests (and the KUnit suites built
 #   into the kernel; stats_test checks the bench statistics) -> a short
-#   make bench in the smt guest (bench-smoke) -> summary.
+#   make bench in the smt guest (bench-smoke) -> an instruction-time (icount)
+#   make bench with --ci-target on flat (bench-icount) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
 # line is "N passed, N failed, N skipped"; the exit code is non-zero on any
 # failure.
@@ -178,6 +179,44 @@ bench_smoke() {
 	fi > "$run/bench-smoke.result"
 }
 
+# A short instruction-time bench (--icount) on flat with --ci-target: the
+# tables, plots and JSON say instruction-time and never wall-clock, the
+# adaptive length says why it stopped, the schedstat counters of command
+# loads are parsed after the run, and pipe's CV is that of instruction
+# counts (below 1%; plain TCG gives 3-11%).
+bench_icount_smoke() {
+	local d=$run/bench-icount rc=0 why= cv
+	wp_child "$S/bench.sh" --icount -t flat -l pipe,hackbench -n 1 -a base,SIS_CACHE -r 6 -W 0 \
+		-d 0.2 -s 1 --ci-target 50 --budget 900 --no-trace -o "$d" > "$d.log" 2>&1 || rc=$?
+	cv=$(sed -n 's/.*"workload":"pipe@1","arm":"SIS_CACHE"[^}]*"cv":\([0-9.e+-]*\).*/\1/p' \
+		"$d/comparisons.json" 2>/dev/null | head -1)
+	if [ $rc != 0 ]; then
+		why="bench.sh --icount exit $rc (see $d.log)"
+	elif ! head -1 "$d/table.txt" | grep -q "^INSTRUCTION-TIME (icount)"; then
+		why="table.txt does not start with the instruction-time label"
+	elif grep -qi "wall-clock" "$d/table.txt" "$d/comparisons.json" "$d"/plots/*.svg; then
+		why="a wall-clock label in an instruction-time report"
+	elif [ "$(grep -o '"clock":"instruction-time (icount)' "$d/comparisons.json" | wc -l)" != 2 ]; then
+		why="comparisons.json lacks the clock of its 2 comparisons"
+	elif ! grep -q "instruction-time (icount)" "$d"/plots/pipe@1.svg; then
+		why="the pipe plot does not say instruction-time"
+	elif ! grep -q "adaptive length (--ci-target 50%): stopped after [0-9]* rounds, .*: \(met\|.*budget\)" "$d/table.txt"; then
+		why="no adaptive-length line in table.txt"
+	elif grep -q ',@' "$d/samples.csv" ||
+	     ! awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$(c["workload"]) == "hackbench" && $(c["ttwu_count"]) + 0 > 0 { n++ }
+			END { exit !(n >= 12) }' "$d/samples.csv"; then
+		why="hackbench rows without schedstat wakeups (see $d/samples.csv)"
+	elif ! awk -v c="${cv:-x}" 'BEGIN { exit !(c + 0 == c && c < 0.01) }'; then
+		why="pipe's CV under icount is ${cv:-missing} (want below 0.01)"
+	fi
+	if [ -z "$why" ]; then
+		echo "bench pass bench:icount-smoke instruction-time labels, pipe CV $cv, $(grep -o 'stopped after [0-9]* rounds[^;]*' "$d/table.txt"); $(grep -o 'harness overhead.*%' "$d.log")"
+	else
+		echo "bench fail bench:icount-smoke $why"
+	fi > "$run/bench-icount.result"
+}
+
 # One line per result: "<preset> <pass|fail|skip> <name> <detail>".
 parse_results() {	# preset
 	local p=$1 dir=$run/$1
@@ -227,7 +266,7 @@ summarise() {
 	{
 		cat "$run/host.result" 2>/dev/null
 		for p in "${presets[@]}"; do parse_results "$p"; done
-		cat "$run/bench-smoke.result" "$run/interrupt.result" 2>/dev/null
+		cat "$run/bench-smoke.result" "$run/bench-icount.result" "$run/interrupt.result" 2>/dev/null
 	} > "$results"
 	# An unexpected skip is a failure.
 	awk -v expected="$S/expected-skips" '
@@ -279,5 +318,6 @@ else
 	stage "boots(x$boot_jobs)" boot_parallel
 fi
 stage bench-smoke bench_smoke
+stage bench-icount bench_icount_smoke
 stage interrupt interrupt_checks
 summarise
