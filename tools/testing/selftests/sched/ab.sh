@@ -185,7 +185,8 @@ report() {
 		label_t="INSTRUCTION-TIME (icount): path length; no cache/SMT model,"
 		label_t+=" no parallel speed-up; values are virtual (1 ns = 1 instruction)"
 		short="instruction-time (icount)"
-		clock="instruction-time (icount): path length; no cache/SMT model, no parallel speed-up" ;;
+		clock="instruction-time (icount): path length; no cache/SMT model,"
+		clock+=" no parallel speed-up" ;;
 	kvm*)	label_t="accelerator: kvm" short="KVM, wall-clock" ;;
 	tcg*)	label_t="EMULATED (TCG): these verdicts check the harness,"
 		label_t+=" not the effect of the features on real hardware"
@@ -826,13 +827,18 @@ schedstat_fill() {
 	[ -n "${logs:-}" ] && [ -s "$logs/schedstat.raw" ] && grep -q ',@' "$csv" || return 0
 	awk -F, -v OFS=, '
 		FNR == NR {
-			if ($0 ~ /^=== /) { split($0, t, " "); tag = t[2]; sd = t[3] == "after" ? 1 : -1; next }
+			if ($0 ~ /^=== /) {
+				split($0, t, " ")
+				tag = t[2]; sd = t[3] == "after" ? 1 : -1
+				next
+			}
 			split($0, f, " ")
 			n = length(f)
 			if (f[1] ~ /^cpu/) { c[tag, 0] += sd * f[6]; c[tag, 1] += sd * f[7] }
 			else if (f[1] ~ /^domain/) {
 				l = substr(f[1], 7) + 0
-				c[tag, 2 + 2 * l] += sd * f[n - 2]; c[tag, 3 + 2 * l] += sd * f[n - 1]
+				c[tag, 2 + 2 * l] += sd * f[n - 2]
+				c[tag, 3 + 2 * l] += sd * f[n - 1]
 				if (3 + 2 * l > hi[tag]) hi[tag] = 3 + 2 * l
 			}
 			next
@@ -844,7 +850,8 @@ schedstat_fill() {
 				tag = substr($i, 2)
 				$i = c[tag, 0] + 0; $(col["ttwu_local"]) = c[tag, 1] + 0
 				d = ""
-				for (k = 2; k <= hi[tag]; k++) d = d (k > 2 ? ";" : "") c[tag, k] + 0
+				for (k = 2; k <= hi[tag]; k++)
+					d = d (k > 2 ? ";" : "") c[tag, k] + 0
 				$(col["domain_wake_remote_move_affine"]) = d
 			}
 			print
@@ -871,7 +878,8 @@ fi
 	echo "label: $label"
 	echo "seed: $seed"
 	echo "rounds: $rounds (+$warmup warm-up, discarded)"
-	[ -z "$ci_target" ] || echo "ci-target: $ci_target% (budget $budget s${stop_file:+, stop file $stop_file})"
+	[ -z "$ci_target" ] ||
+		echo "ci-target: $ci_target% (budget $budget s${stop_file:+, stop file $stop_file})"
 	echo "features at start: ${saved_features:-n/a (no $FEATURES)}"
 	for a in "${arm_names[@]}"; do echo "arm: $a =${arm_on[$a]}"; done
 	for ((k = 0; k < ${#W_NAME[@]}; k++)); do

@@ -22,6 +22,7 @@
 #include "abmerge.h"
 
 #define LINE_LEN	4096
+#define ONE_CLOCK	"one table holds one clock (instruction-time (icount) or wall-clock)"
 
 /* The run's label: its directory's name without the "-N" suffix. */
 static void run_label(const char *base, char *label, size_t size)
@@ -139,9 +140,9 @@ int ab_merge(const char *out_path, char *const *runs, int nr)
 		if (!i)
 			snprintf(first_label, sizeof(first_label), "%s", label);
 		if (icount >= 0 && icount != run_icount(runs[i])) {
-			fprintf(stderr, "abstat: --merge: %s is %s, %s is not: one table holds one clock (instruction-time (icount) or wall-clock)\n",
+			fprintf(stderr, "abstat: --merge: %s is %s, %s is not: %s\n",
 				runs[i], icount ? "wall-clock" : "instruction-time (icount)",
-				runs[0]);
+				runs[0], ONE_CLOCK);
 			return -1;
 		}
 		icount = run_icount(runs[i]);
@@ -179,7 +180,8 @@ int ab_merge(const char *out_path, char *const *runs, int nr)
 					fprintf(out, "boot,%s", hdr);
 				}
 				if (strcmp(line, hdr)) {
-					fprintf(stderr, "abstat: %s:1: header differs from %s/ab/samples.csv's\n",
+					fprintf(stderr,
+						"abstat: %s:1: header differs from %s/ab/samples.csv's\n",
 						path, runs[0]);
 					goto fail_in;
 				}

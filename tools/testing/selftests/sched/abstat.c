@@ -43,6 +43,7 @@
 #define NAME_MAX_LEN	64
 #define MAX_LEVELS	8
 #define MAX_BOOTS	64
+#define SHORT_OPTS	"b:a:B:s:l:j:o:m:p:k:K:A:C:T:c:M:h"
 
 struct group {
 	char workload[NAME_MAX_LEN];
@@ -1450,7 +1451,7 @@ int main(int argc, char **argv)
 	long v;
 	int c, i, nc = 0;
 
-	while ((c = getopt_long(argc, argv, "b:a:B:s:l:j:o:m:p:k:K:A:C:T:c:M:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.base = optarg;

@@ -1498,7 +1498,7 @@ static bool merge_runs(const char *dir, const char *a, const char *b,
 		       struct run *r, char *merged, size_t size)
 {
 	char out[PATH_MAX], pa[PATH_MAX], pb[PATH_MAX];
-	const char *args[] = { "-M", out, pa, pb, NULL };
+	const char *args[5] = { "-M", out, pa, pb, NULL };
 	int fd;
 
 	snprintf(out, sizeof(out), "%s/merged.csv", dir);
@@ -1542,7 +1542,7 @@ static bool test_abstat_merge(void)
 	    !make_run(dir, "baseline-1", two, NULL) ||
 	    !make_run(dir, "series.2-1", two, "icount (--icount)") ||
 	    !make_run(dir, "other-1", "round,arm,workload,value\n1,base,pipe,3\n", NULL)) {
-		ksft_perror("test_abstat_merge: setting up");
+		ksft_perror("merge: setting up");
 		return false;
 	}
 	if (!merge_runs(dir, "series-1", "series-2", &r, merged, sizeof(merged)))
@@ -1574,7 +1574,7 @@ static bool test_abstat_merge(void)
 	if (!ok)
 		dump("stderr", r.err);
 	if (nftw_rm(dir))
-		ksft_print_msg("test_abstat_merge: cannot remove %s\n", dir);
+		ksft_print_msg("merge: cannot remove %s\n", dir);
 	return ok;
 }
 
@@ -1598,8 +1598,8 @@ static bool test_abstat_ci_check(void)
 		ROW("8", "0", "base", "10") ROW("8", "0", "X", "9.7");
 	static struct run r;
 	char path[PATH_MAX];
-	const char *met[] = { "-c", "5", "-b", "base", path, NULL };
-	const char *unmet[] = { "-c", "0.5", "-b", "base", path, NULL };
+	const char *met[6] = { "-c", "5", "-b", "base", path, NULL };
+	const char *unmet[6] = { "-c", "0.5", "-b", "base", path, NULL };
 	bool ok = true;
 	int fd = tmp_file(path, sizeof(path));
 
@@ -1705,7 +1705,8 @@ static const struct {
 	T_ABSTAT(test_abstat_margin, "abstat rejects a bad --margin"),
 	T_ABSTAT(test_abstat_kernel_aa, "abstat --kernel-aa, boots as the unit"),
 	T_ABSTAT(test_abstat_variance, "abstat variance between and within rounds vs R"),
-	T_ABSTAT(test_abstat_merge, "abstat -M merges runs: boot column, rounds, kernel labels, one clock"),
+	T_ABSTAT(test_abstat_merge,
+		 "abstat -M merges runs: boot column, rounds, kernel labels, one clock"),
 	T_ABSTAT(test_abstat_ci_check, "abstat --ci-check met and not met"),
 	T_ABSTAT(test_abstat_help, "abstat -h and --help"),
 };

@@ -1275,7 +1275,8 @@ int main(int argc, char **argv)
 
 		if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
 		    !CPU_ISSET(opt.cpu_a, &allowed) || !CPU_ISSET(opt.cpu_b, &allowed)) {
-			fprintf(stderr, "wakebench: --cpus %d,%d: not both online and allowed here\n",
+			fprintf(stderr,
+				"wakebench: --cpus %d,%d: not both online and allowed here\n",
 				opt.cpu_a, opt.cpu_b);
 			return EXIT_SKIP;
 		}

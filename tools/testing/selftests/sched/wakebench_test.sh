@@ -449,9 +449,10 @@ test_cpus() {
 		"$wb" -l pipe --cpus "$o" -d 0.3 -w 0.1 >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		p=$(jget "$tmp/out" placement)
-		if [ $rc != 0 ] || [ "$p" != "$want" ] || [ "$(jget "$tmp/out" migrations)" != 0 ]; then
+		m=$(jget "$tmp/out" migrations)
+		if [ $rc != 0 ] || [ "$p" != "$want" ] || [ "$m" != 0 ]; then
 			msg "--cpus $o: exit $rc, placement '$p' (want $want)," \
-			    "migrations $(jget "$tmp/out" migrations) (want 0): $(head -n 1 "$tmp/err")"
+			    "migrations $m (want 0): $(head -n 1 "$tmp/err")"
 			ok=0
 		else
 			msg "--cpus $o: $(jget "$tmp/out" value) us/op, migrations 0"
