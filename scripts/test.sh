@@ -173,7 +173,7 @@ bench_smoke() {
 		why="sched features not restored after the run"
 	fi
 	if [ -z "$why" ]; then
-		echo "bench pass bench:smoke 2 paired comparisons, $(ls "$d"/plots/*.png | wc -l) plots rendered, features restored; $(grep -o 'harness overhead.*' "$d.log")"
+		echo "bench pass bench:smoke 2 paired comparisons, $(ls "$d"/plots/*.png | wc -l) plots rendered, features restored; $(grep -o 'harness overhead: [0-9.]*%' "$d.log" | tail -1)"
 	else
 		echo "bench fail bench:smoke $why"
 	fi > "$run/bench-smoke.result"
@@ -211,7 +211,7 @@ bench_icount_smoke() {
 		why="pipe's CV under icount is ${cv:-missing} (want below 0.01)"
 	fi
 	if [ -z "$why" ]; then
-		echo "bench pass bench:icount-smoke instruction-time labels, pipe CV $cv, $(grep -o 'stopped after [0-9]* rounds[^;]*' "$d/table.txt"); $(grep -o 'harness overhead.*%' "$d.log")"
+		echo "bench pass bench:icount-smoke instruction-time labels, pipe CV $cv, $(grep -o 'stopped after [0-9]* rounds[^;]*' "$d/table.txt"); $(grep -o 'harness overhead: [0-9.]*%' "$d.log" | tail -1)"
 	else
 		echo "bench fail bench:icount-smoke $why"
 	fi > "$run/bench-icount.result"
