@@ -48,25 +48,28 @@ static void short_sleep_avg_limit(struct kunit *test)
 	KUNIT_EXPECT_LT(test, avg, 80000ULL / 2 + 1);
 }
 
-static void sis_reserve_monotonic(struct kunit *test)
+static void sis_reserve_window(struct kunit *test)
 {
-	/* None yet: now + avg. */
-	KUNIT_EXPECT_EQ(test, __sis_reserve_until(0, 1000, 300), 1300ULL);
-	/* A later, shorter reservation does not cut an earlier one. */
-	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 1100, 100), 1300ULL);
-	/* A later, longer one extends it. */
-	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 1200, 500), 1700ULL);
-	/* An expired one is replaced. */
-	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1300, 5000, 50), 5050ULL);
+	/* From the sleep's start, for the average. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1000, 300, 500000), 1300ULL);
+	/* Never beyond the current migration cost. */
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1000, 30000000, 500000),
+			501000ULL);
+	KUNIT_EXPECT_EQ(test, __sis_reserve_until(1000, 500000, 500000),
+			501000ULL);
 }
 
 static void sis_reserved_predicate(struct kunit *test)
 {
-	KUNIT_EXPECT_TRUE(test, __sis_cpu_reserved(1000, 1300));
-	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(1300, 1300));
-	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(2000, 1300));
+	KUNIT_EXPECT_TRUE(test, __sis_cpu_reserved(1000, 1300, 500000));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(1300, 1300, 500000));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(2000, 1300, 500000));
 	/* Never reserved. */
-	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(5, 0));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(5, 0, 500000));
+	/* Reaching further than the current migration cost: stale. */
+	KUNIT_EXPECT_TRUE(test, __sis_cpu_reserved(1000, 501000, 500000));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(1000, 501001, 500000));
+	KUNIT_EXPECT_FALSE(test, __sis_cpu_reserved(1000, 50001000, 500000));
 }
 
 /* Work conservation: an idle CPU, reserved or not, beats no answer. */
@@ -81,7 +84,7 @@ static void sis_pick_fallback(struct kunit *test)
 static struct kunit_case sched_fair_sis_cache_cases[] = {
 	KUNIT_CASE(short_sleep_avg_update),
 	KUNIT_CASE(short_sleep_avg_limit),
-	KUNIT_CASE(sis_reserve_monotonic),
+	KUNIT_CASE(sis_reserve_window),
 	KUNIT_CASE(sis_reserved_predicate),
 	KUNIT_CASE(sis_pick_fallback),
 	{}
