@@ -60,6 +60,7 @@ struct shared {
 	atomic_int seq;		/* sleeps begun */
 	atomic_int woke;	/* sleeps ended */
 	atomic_int sleep_us;	/* next sleep's length; 0: wait on @pipe */
+	atomic_int cur_us;	/* the sleep begun last: its length, 0: on @pipe */
 	atomic_int stop;
 	int pipe[2];		/* sleeper waits here when sleep_us is 0 */
 	pid_t tid;
@@ -231,10 +232,14 @@ static void sleeper_loop(struct shared *s)
 
 	s->tid = gettid();
 	while (!s->stop) {
+		int us = s->sleep_us;
+
 		spin_us(200);
+		/* Say which sleep this is before saying that it began. */
+		s->cur_us = us;
 		atomic_fetch_add(&s->seq, 1);
-		if (s->sleep_us)
-			sleep_for_us(s->sleep_us);
+		if (us)
+			sleep_for_us(us);
 		else if (read(s->pipe[0], &c, 1) != 1)
 			break;
 		atomic_fetch_add(&s->woke, 1);
@@ -255,6 +260,18 @@ static void *sleeper_thread(void *arg)
 static int wait_sleep(struct shared *s, int seq)
 {
 	while (s->seq < seq)
+		sched_yield();
+	return pp_wait_asleep(s->tid);
+}
+
+/*
+ * Wait until the sleeper, told to (sleep_us = 0), is asleep on its pipe.
+ * Waiting for the next sleep by number could wait for ever: the sleeper
+ * may have read sleep_us = 0 just before the count was taken.
+ */
+static int wait_piped(struct shared *s)
+{
+	while (s->cur_us != 0)
 		sched_yield();
 	return pp_wait_asleep(s->tid);
 }
@@ -378,7 +395,7 @@ static int case_owner_elsewhere(struct ctx *x)
 
 	for (i = 0; i < rounds; i++) {
 		s->sleep_us = 0;
-		if (wait_sleep(s, s->seq + 1) || pin_set(s->tid, h1, -1, -1))
+		if (wait_piped(s) || pin_set(s->tid, h1, -1, -1))
 			return -1;
 		w = s->woke;
 		if (pp_xfer(s->pipe[1], true))
@@ -491,6 +508,7 @@ static struct shared *shared_alloc(void)
 		return NULL;
 	}
 	s->sleep_us = sleep_us;
+	s->cur_us = -1;
 	return s;
 }
 
