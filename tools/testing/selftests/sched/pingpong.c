@@ -261,6 +261,8 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 
 	prctl(PR_SET_NAME, PP_WAKER_COMM);
 	pp_child_reset();
+	if (o->child_init && o->child_init(false))
+		return 13;
 	if (place_self(o->waker_start_cpu, o->pin_waker, &o->waker_cpus))
 		return 10;
 	for (i = 0; i < total; i++) {
@@ -284,6 +286,8 @@ static int run_wakee(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 
 	prctl(PR_SET_NAME, PP_WAKEE_COMM);
 	pp_child_reset();
+	if (o->child_init && o->child_init(true))
+		return 25;
 	if (place_self(o->wakee_start_cpu, o->pin_wakee, &o->wakee_cpus))
 		return 20;
 	if (sched_getaffinity(0, sizeof(own), &own))

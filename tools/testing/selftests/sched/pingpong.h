@@ -46,6 +46,12 @@ struct pp_opts {
 	 */
 	bool wakee_sleeps_first;
 	int timeout_s;		/* whole run; 0: 600 */
+	/*
+	 * Run first in each side's process (@wakee: in B), before it places
+	 * itself; nonzero fails the run.  E.g. to give a side its own core
+	 * scheduling cookie.
+	 */
+	int (*child_init)(bool wakee);
 };
 
 /* Command names of the two sides, for tracers (wakestat -c). */

@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
 #include "../kselftest.h"
 #include "kmsg.h"
@@ -94,6 +95,7 @@ static double threshold = 85.0;
 static struct ws_trace ws_pp, ws_all;
 static struct ws_counts ws_all_start;
 static bool ws_on;
+static const char *ws_why;		/* why wakestat is not on */
 
 /* Per load: the off arms' and the on arms' counts, all scenarios. */
 static struct ws_counts ws_tally[PP_NR_LOADS][2];
@@ -582,6 +584,96 @@ static void test_wakestat(enum pp_load load, const char *why)
 	ksft_test_result(ok, "%s\n", name);
 }
 
+/* Give the calling side of the pair a core scheduling cookie of its own. */
+static int own_cookie(bool wakee)
+{
+	return prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
+		     PR_SCHED_CORE_SCOPE_THREAD_GROUP, 0) ? -1 : 0;
+}
+
+/*
+ * Can this test process create core scheduling cookies?  NULL, or why not.
+ * Creates none: asks for the cookie of the test process.
+ */
+static const char *core_sched_unusable(void)
+{
+	unsigned long cookie;
+
+	if (!prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, 0,
+		   PR_SCHED_CORE_SCOPE_THREAD, (unsigned long)&cookie))
+		return NULL;
+	if (errno == EINVAL)
+		return "kernel without core scheduling (CONFIG_SCHED_CORE)";
+	if (errno == ENODEV)
+		return "core scheduling needs SMT";
+	return strerror(errno);
+}
+
+/*
+ * core_cookie: the pipe load in the busy_prev layout (waker on the lowest thread), feature
+ * on, in two arms.  "own cookies": waker and wakee each create a core
+ * scheduling cookie, so they must not share a core (the core would have to
+ * force one sibling idle): the sync-sibling branch must never be taken.
+ * "one cookie": the test process creates one and both sides inherit it:
+ * the branch must still be taken (the arm that shows the test can see it).
+ * The test process keeps that cookie until it exits, so this case runs
+ * last.  Needs wakestat (the branch is the kernel's record) and a kernel
+ * with CONFIG_SCHED_CORE on SMT (make test boots one: guest/sched-core.config).
+ */
+static void test_core_cookie(enum pp_load unused)
+{
+	enum pp_load load = PP_PIPE;
+	static const char * const arm[] = { "own cookies", "one cookie" };
+	__u64 taken[2], n[2];
+	const char *why;
+	char name[64], label[96];
+	struct layout l;
+	struct pp_opts o;
+	struct dist d;
+	int i, ret;
+
+	snprintf(name, sizeof(name), "core_cookie");
+	why = core_sched_unusable();
+	if (!why && (make_layout(&l, false) || !l.smt))
+		why = "needs SMT and another core in the LLC";
+	if (!why && !ws_on)
+		why = "needs wakestat";
+	if (why) {
+		ksft_test_result_skip("%s: %s\n", name, why);
+		return;
+	}
+	base_opts(&o, load);
+	o.pin_waker = true;
+	CPU_SET(l.waker, &o.waker_cpus);
+	o.wakee_hop_cpu = l.hop;
+	o.wakee_sleeps_first = true;
+	ret = set_delay_dequeue(true);
+	if (!ret)
+		ret = pp_spinners_start(&l.spin);
+	for (i = 0; i < 2 && ret >= 0; i++) {
+		o.child_init = i ? NULL : own_cookie;
+		if (i && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
+			       PR_SCHED_CORE_SCOPE_THREAD, 0)) {
+			ret = -errno;
+			break;
+		}
+		snprintf(label, sizeof(label), "%s %s", name, arm[i]);
+		ret = measure(&o, true, &l.spin, label, &d);
+		taken[i] = d.ws.branch[WS_BR_SYNC_SIBLING];
+		n[i] = d.ws.decided;
+	}
+	pp_spinners_stop();
+	set_delay_dequeue(false);
+	if (ret < 0) {
+		ksft_test_result_error("%s: %s\n", name, strerror(-ret));
+		return;
+	}
+	ksft_print_msg("%s: sync-sibling branch taken: own cookies %llu of %llu placements (want 0), one cookie %llu of %llu (want > 0)\n",
+		       name, (unsigned long long)taken[0], (unsigned long long)n[0],
+		       (unsigned long long)taken[1], (unsigned long long)n[1]);
+	ksft_test_result(n[0] && !taken[0] && taken[1], "%s\n", name);
+}
+
 /*
  * Every wakeup the machine made while the test ran: the sync-sibling
  * branch fired only through its gate.  The check counts only if the gate
@@ -623,15 +715,100 @@ static void test_wakestat_gate(const char *why)
 			 !c.bad_size, "%s\n", name);
 }
 
+static void case_busy_prev_low(enum pp_load load)
+{
+	test_busy_prev(load, false);
+}
+
+static void case_busy_prev_high(enum pp_load load)
+{
+	test_busy_prev(load, true);
+}
+
+static void case_wakestat(enum pp_load load)
+{
+	test_wakestat(load, ws_why);
+}
+
+static void case_wakestat_gate(enum pp_load load)
+{
+	test_wakestat_gate(ws_why);
+}
+
+/*
+ * The cases, in the order they run; a per-load case runs once for each
+ * load and is named <load>_<name>.  <load>_wakestat sums the arms of the
+ * cases before it; core_cookie leaves the test process with a cookie, and
+ * its spinners would inherit it: it runs last.
+ */
+static const struct tcase {
+	const char *name;
+	void (*fn)(enum pp_load load);
+	bool per_load;
+} cases[] = {
+	{ "busy_prev_waker_low", case_busy_prev_low, true },
+	{ "busy_prev_waker_high", case_busy_prev_high, true },
+	{ "idle", test_idle, true },
+	{ "affinity_excludes_core", test_affinity, true },
+	{ "wakestat", case_wakestat, true },
+	{ "wakestat_sync_sibling_gate", case_wakestat_gate, false },
+	{ "core_cookie", test_core_cookie, false },
+};
+
+/* -t: a case's full name, or a per-load case's name for all loads. */
+static const char *only;
+
+static bool selected(const struct tcase *c, int load)
+{
+	char full[96];
+
+	if (!only || !strcmp(only, c->name))
+		return true;
+	if (!c->per_load)
+		return false;
+	snprintf(full, sizeof(full), "%s_%s", pp_load_name(load), c->name);
+	return !strcmp(only, full);
+}
+
+/*
+ * Visit the cases in their order: for each load its per-load cases, then
+ * the others.  Runs the selected ones (@run), lists all (@list), and
+ * returns how many were selected.
+ */
+static int for_cases(bool run, bool list)
+{
+	int i, load, n = 0;
+
+	for (load = 0; load <= PP_NR_LOADS; load++) {
+		for (i = 0; i < (int)ARRAY_SIZE(cases); i++) {
+			if (cases[i].per_load != (load < PP_NR_LOADS))
+				continue;
+			if (list)
+				printf("%s%s%s\n", cases[i].per_load ? pp_load_name(load) : "",
+				       cases[i].per_load ? "_" : "", cases[i].name);
+			if (!selected(&cases[i], load))
+				continue;
+			n++;
+			if (run)
+				cases[i].fn(load);
+		}
+	}
+	return n;
+}
+
 static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--rounds N] [--warmup N] [--reps N] [--threshold PCT]\n"
-		"  --rounds N       recorded round trips per run (default %d)\n"
-		"  --warmup N       unrecorded round trips first (default %d)\n"
-		"  --reps N         runs per arm (default %d)\n"
-		"  --threshold PCT  wakeups on the sibling required with %s on\n"
-		"                   (default %.0f)\n",
+		"       [-t CASE] [-l]\n"
+		"  -r, --rounds N       recorded round trips per run (default %d)\n"
+		"  -w, --warmup N       unrecorded round trips first (default %d)\n"
+		"  -n, --reps N         runs per arm (default %d)\n"
+		"  -p, --threshold PCT  wakeups on the sibling required with %s on\n"
+		"                       (default %.0f)\n"
+		"  -t, --test CASE      run one case: a name from -l, or a per-load\n"
+		"                       case without its load prefix, for every load\n"
+		"  -l, --list           list the cases\n",
 		prog, rounds, warmup, reps, FEATURE, threshold);
 }
 
@@ -641,16 +818,17 @@ int main(int argc, char **argv)
 		{ "rounds",    required_argument, NULL, 'r' },
 		{ "warmup",    required_argument, NULL, 'w' },
 		{ "reps",      required_argument, NULL, 'n' },
-		{ "threshold", required_argument, NULL, 't' },
+		{ "threshold", required_argument, NULL, 'p' },
+		{ "test",      required_argument, NULL, 't' },
+		{ "list",      no_argument,       NULL, 'l' },
 		{ "help",      no_argument,       NULL, 'h' },
 		{ }
 	};
 	struct ws_filter wf = { 0 }, any = { 0 };
-	const char *ws_why = NULL;
 	const char *why = NULL;
-	int c, load, kmsg, warn;
+	int c, kmsg, warn;
 
-	while ((c = getopt_long(argc, argv, "r:w:n:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:w:n:p:t:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -661,9 +839,15 @@ int main(int argc, char **argv)
 		case 'n':
 			reps = atoi(optarg);
 			break;
-		case 't':
+		case 'p':
 			threshold = atof(optarg);
 			break;
+		case 't':
+			only = optarg;
+			break;
+		case 'l':
+			for_cases(false, true);
+			return 0;
 		case 'h':
 			print_help(stdout, argv[0]);
 			return 0;
@@ -674,6 +858,10 @@ int main(int argc, char **argv)
 	}
 	if (rounds < 1 || warmup < 0 || reps < 1 || optind < argc) {
 		print_help(stderr, argv[0]);
+		return KSFT_FAIL;
+	}
+	if (only && !for_cases(false, false)) {
+		fprintf(stderr, "%s: no case %s (see -l)\n", argv[0], only);
 		return KSFT_FAIL;
 	}
 
@@ -714,20 +902,13 @@ int main(int argc, char **argv)
 		ws_on = true;
 	}
 
-	ksft_set_plan(PP_NR_LOADS * 5 + 2);
+	ksft_set_plan(for_cases(false, false) + 1);
 	if (!ws_on)
 		ksft_print_msg("wakestat: its checks skip: %s\n", ws_why);
 	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s); %d rounds x %d runs per arm\n",
 		       topo.nr_cpus, sched_topo_smt_width(&topo),
 		       sched_topo_nr_llcs(&topo), topo.source, rounds, reps);
-	for (load = 0; load < PP_NR_LOADS; load++) {
-		test_busy_prev(load, false);
-		test_busy_prev(load, true);
-		test_idle(load);
-		test_affinity(load);
-		test_wakestat(load, ws_why);
-	}
-	test_wakestat_gate(ws_why);
+	for_cases(true, false);
 	ws_trace_close(&ws_all);
 	ws_trace_close(&ws_pp);
 
