@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest: run every installed sched kselftest with kselftest's own
-# runner and keep the TAP output in the results directory.  cs_prctl_test
-# skips there (the guest kernel leaves CONFIG_SCHED_CORE off, as Debian
-# does): scripts/expected-skips lists it.
+# Inside a guest: run the installed sched kselftests with kselftest's own
+# runner and keep the TAP output in the results directory.
 #
-# usage: run-selftests.sh KSELFTEST_INSTALL_DIR
+# By default every test.  cs_prctl_test skips there (the guest kernel leaves
+# CONFIG_SCHED_CORE off, as Debian does): scripts/expected-skips lists it.
+# With --core-sched, on the kernel of guest/sched-core.config: only the
+# tests that need core scheduling, cs_prctl_test and sis_sync_core_test's
+# core_cookie case.
+#
+# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched]
 set -u
-ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR}
+ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched]}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
 cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 [ -n "$(./run_kselftest.sh -l)" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
@@ -17,4 +21,14 @@ cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 export KSELFTEST_TOPOLOGY_TEST_ARGS="${WP_TOPO_EXPECT:-}"
 
 echo "# kernel $(uname -r), topology ${WP_TOPO:-?}, accelerator ${WP_ACCEL:-?}"
-./run_kselftest.sh 2>&1 | tee "$out"
+case ${2:-} in
+"")
+	./run_kselftest.sh 2>&1 | tee "$out" ;;
+--core-sched)
+	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t core_cookie"
+	./run_kselftest.sh -t sched:cs_prctl_test -t sched:sis_sync_core_test 2>&1 |
+		tee "$out" ;;
+*)
+	echo "run-selftests.sh: unknown option $2" >&2
+	exit 1 ;;
+esac

@@ -13,21 +13,31 @@
 # worktree at build/baseline/linux into build/baseline/obj (release
 # suffix -baseline), for kernel-vs-kernel benchmarks; no selftests.
 #
+# With --variant NAME: the series' kernel with guest/NAME.config merged last
+# (it may turn guest.config's choices round), into build/variants/NAME/obj
+# (release suffix -NAME); no selftests.  guest/sched-core.config is the
+# core-scheduling kernel (CONFIG_SCHED_CORE=y) the cookie tests boot.
+#
 # With --selftests: the sched kselftests only (no kernel), e.g. for
 # make bench HOST=1 on a machine that runs its own kernel.  The kselftests
 # are also packed as kselftest's standard archive (gen_tar), for test
 # fleets: build/kselftest/kselftest-packages/kselftest.tar.gz.
 #
-# usage: build.sh [--baseline | --selftests]
+# usage: build.sh [--baseline | --variant NAME | --selftests]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-baseline= selftests_only=
+baseline= selftests_only= variant=
 case ${1:-} in
 "") ;;
 --baseline) baseline=1 ;;
+--variant)
+	variant=${2:-}
+	[ -n "$variant" ] && [ -f "$WP_ROOT/guest/$variant.config" ] ||
+		die "--variant: no guest/${variant:-NAME}.config; variants: $(cd "$WP_ROOT/guest" &&
+			ls -- *.config | grep -vx guest.config | sed 's/\.config$//' | tr '\n' ' ')" ;;
 --selftests) selftests_only=1 ;;
-*) die "usage: $WP_ME [--baseline | --selftests]" ;;
+*) die "usage: $WP_ME [--baseline | --variant NAME | --selftests]" ;;
 esac
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
@@ -35,6 +45,10 @@ require_tree
 FRAGMENTS=("$WP_ROOT/guest/guest.config"
 	   "$WP_TREE/tools/testing/selftests/sched/config")
 SRC=$WP_TREE OBJ=$WP_OBJ LV=
+if [ -n "$variant" ]; then
+	FRAGMENTS+=("$WP_ROOT/guest/$variant.config")
+	OBJ=$WP_BUILD/variants/$variant/obj LV=-$variant
+fi
 if [ -n "$baseline" ]; then
 	SRC=$WP_BUILD/baseline/linux OBJ=$WP_BUILD/baseline/obj LV=-baseline
 	if [ ! -d "$SRC" ]; then
@@ -64,6 +78,7 @@ make_config() {
 	(cd "$kc" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$kc" \
 		.config "${FRAGMENTS[@]}" >/dev/null)
 	"${KMAKE[@]}" -s O="$kc" olddefconfig >/dev/null
+	# A later fragment's word on an option overrides an earlier one's.
 	while read -r line; do
 		case $line in
 		CONFIG_*=*)
@@ -74,7 +89,11 @@ make_config() {
 			opt=${line#\# }; opt=${opt%% *}
 			! grep -q "^$opt=" "$kc/.config" || bad="$bad $opt(should be unset)" ;;
 		esac
-	done < <(cat "${FRAGMENTS[@]}")
+	done < <(cat "${FRAGMENTS[@]}" | awk '
+		/^CONFIG_[A-Z0-9_]+=/ { o = $0; sub(/=.*/, "", o) }
+		/^# CONFIG_[A-Z0-9_]+ is not set$/ { o = $2 }
+		o != "" { if (!(o in last)) ord[++n] = o; last[o] = $0; o = "" }
+		END { for (i = 1; i <= n; i++) print last[ord[i]] }')
 	[ -z "$bad" ] || die "kconfig did not honour:$bad"
 	# The same config on every machine: nothing taken from a rustc on PATH.
 	grep -qx 'CONFIG_RUSTC_VERSION=0' "$kc/.config" ||
@@ -111,8 +130,8 @@ rm -f "$OBJ/.wakeplace-built"
 	die "kernel build failed"
 kdone=$(date +%s)
 log "kernel: $(ccache_delta)"
-if [ -n "$baseline" ]; then
-	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (baseline)"
+if [ -n "$baseline$variant" ]; then
+	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (${variant:-baseline})"
 	exit 0
 fi
 

@@ -5,7 +5,9 @@
 #   script checks (deps.sh against shims) -> deps -> tree -> host checks -> check-patches -> build -> every commit
 #   of the series builds (check-series) -> one boot per
 #   topology preset running the sched kselftests (and the KUnit suites built
-#   into the kernel; stats_test checks the bench statistics) -> a short
+#   into the kernel; stats_test checks the bench statistics) -> with smt, a
+#   core-scheduling kernel (guest/sched-core.config) running the tests that
+#   need it -> a short
 #   make bench in the smt guest (bench-smoke) -> an instruction-time (icount)
 #   make bench with --ci-target on flat (bench-icount) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
@@ -18,6 +20,9 @@ set -euo pipefail
 
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(smt llc2 flat)
+# With smt, one more boot ("core"): the core-scheduling kernel (core_sched_boot).
+boots=("${presets[@]}")
+for p in "${presets[@]}"; do [ "$p" != smt ] || boots+=(core); done
 # Guests booted at once (BOOT_JOBS; make test BOOT_JOBS=N).
 boot_jobs=${BOOT_JOBS:-1}
 case $boot_jobs in ''|*[!0-9]*|0) die "BOOT_JOBS must be a positive number" ;; esac
@@ -110,24 +115,39 @@ interrupt_checks() {
 	log "$(grep -c "^ok" "$run/interrupt-test.tap" || true) passed, $(grep -c "^not ok" "$run/interrupt-test.tap" || true) failed ($run/interrupt-test.tap)"
 }
 
-boot_preset() {	# preset
-	local rc=0
-	wp_child "$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
-		"$run/kselftest" || rc=$?
+# One guest: results in $run/NAME; KERNEL empty for the series' kernel;
+# ARGS after the kselftest directory go to run-selftests.sh.
+boot_guest() {	# name preset kernel [args...]
+	local name=$1 preset=$2 kernel=$3 rc=0
+	shift 3
+	local cmd=("$S/vm.sh" -t "$preset" ${kernel:+-k "$kernel"} -o "$run/$name" --
+		   "$WP_ROOT/guest/run-selftests.sh" "$run/kselftest" "$@")
+	wp_child "${cmd[@]}" || rc=$?
 	# A TCG guest has been seen to oops once in ~25 boots while patching
 	# a static key at boot (int3 in sched_clock_cpu), before init ran.
 	# Boot once more in that case only, and say so in the summary; a
 	# crash after the command started is never retried.
-	if [ $rc = 125 ] && ! grep -q 'wakeplace-init: running' "$run/$1/console.log"; then
-		mv "$run/$1" "$run/$1.boot-crash"
-		echo "$1: guest crashed before the command ran; booted again (console in $run/$1.boot-crash)" >> "$run/retries.txt"
-		log "guest crashed before the command ran; booting $1 once more"
+	if [ $rc = 125 ] && ! grep -q 'wakeplace-init: running' "$run/$name/console.log"; then
+		mv "$run/$name" "$run/$name.boot-crash"
+		echo "$name: guest crashed before the command ran; booted again (console in $run/$name.boot-crash)" >> "$run/retries.txt"
+		log "guest crashed before the command ran; booting $name once more"
 		rc=0
-		wp_child "$S/vm.sh" -t "$1" -o "$run/$1" -- "$WP_ROOT/guest/run-selftests.sh" \
-			"$run/kselftest" || rc=$?
+		wp_child "${cmd[@]}" || rc=$?
 	fi
-	echo "$rc" > "$run/$1/vm-exit"
+	echo "$rc" > "$run/$name/vm-exit"
 	return 0
+}
+
+boot_preset() {	# preset
+	boot_guest "$1" "$1" ""
+}
+
+# Core scheduling ("core" in the summary): the kernel of
+# guest/sched-core.config, built here (ccache shares most objects with the
+# series' kernel), on smt, running only the tests that need it.
+core_sched_boot() {
+	"$S/build.sh" --variant sched-core
+	boot_guest core smt "$WP_BUILD/variants/sched-core/obj/arch/x86/boot/bzImage" --core-sched
 }
 
 # The presets in $boot_jobs lanes, longest first (each guest is one
@@ -265,7 +285,7 @@ summarise() {
 	local results=$run/results.txt pass fail skip
 	{
 		cat "$run/host.result" 2>/dev/null
-		for p in "${presets[@]}"; do parse_results "$p"; done
+		for p in "${boots[@]}"; do parse_results "$p"; done
 		cat "$run/bench-smoke.result" "$run/bench-icount.result" "$run/interrupt.result" 2>/dev/null
 	} > "$results"
 	# An unexpected skip is a failure.
@@ -274,7 +294,7 @@ summarise() {
 	$2 == "skip" && !ok[$1 " " $3] { $2 = "fail"; $0 = $0 " (unexpected skip)" }
 	{ print }' "$results" > "$results.new" && mv "$results.new" "$results"
 	grep -v ' pass ' "$results" | sed 's/^/  /' >&2 || true
-	for p in host "${presets[@]}"; do
+	for p in host "${boots[@]}"; do
 		printf '%-6s %3d passed, %d failed, %d skipped\n' "$p" \
 			"$(grep -c "^$p pass " "$results" || true)" \
 			"$(grep -c "^$p fail " "$results" || true)" \
@@ -317,6 +337,7 @@ if [ "$boot_jobs" = 1 ]; then
 else
 	stage "boots(x$boot_jobs)" boot_parallel
 fi
+case " ${boots[*]} " in *" core "*) stage boot-core core_sched_boot ;; esac
 stage bench-smoke bench_smoke
 stage bench-icount bench_icount_smoke
 stage interrupt interrupt_checks
