@@ -612,12 +612,25 @@ static int hint_round(struct hint_layout *l, struct shared *sl[2],
 {
 	struct ws_counts d;
 	int i, cpu;
+	int seq[2];
 
 	/* Both sleepers block on their pipes: C idle and reserved. */
 	for (i = 0; i < 2; i++)
 		sl[i]->sleep_us = 0;
 	for (i = 0; i < 2; i++)
 		if (wait_piped(sl[i]))
+			return -1;
+	/*
+	 * They blocked up to a sleep apart, and C0's reservation may lapse
+	 * before C1's: wake both and let them block again, together.
+	 */
+	for (i = 0; i < 2; i++) {
+		seq[i] = sl[i]->seq;
+		if (pp_xfer(sl[i]->pipe[1], true))
+			return -1;
+	}
+	for (i = 0; i < 2; i++)
+		if (wait_sleep(sl[i], seq[i] + 1))
 			return -1;
 	if (probe_wake(q, &cpu, &d))
 		return -1;
@@ -682,8 +695,9 @@ static int case_idle_core_hint(struct ctx *x)
 	}
 	if (!ret && probe_start(&q))
 		ret = -1;
-	ksft_print_msg("idle_core_hint: B %d,%d, C %d,%d, waker on %d; spinners on %d CPU(s), B0 one of them\n",
-		       l.b0, l.b1, l.c0, l.c1, l.d1, CPU_COUNT(&l.spin));
+	ksft_print_msg("idle_core_hint: B %d,%d, C %d,%d, waker on %d; %s %d CPU(s), B0 one\n",
+		       l.b0, l.b1, l.c0, l.c1, l.d1, "spinners on",
+		       CPU_COUNT(&l.spin));
 	for (i = 0; i < rounds && !ret; i++)
 		ret = hint_round(&l, sl, &q, &valid, &lost);
 	if (q.tid && probe_stop(&q))
