@@ -142,10 +142,17 @@ static int sis_test_init(struct kunit *test)
 	return 0;
 }
 
+/* The predicate of these cases: @cpu is in the test's idle mask. */
+static bool in_mask(int cpu, void *mask)
+{
+	return cpumask_test_cpu(cpu, mask);
+}
+
+/* The sibling walk SIS_SYNC_CORE and select_idle_smt() share. */
 static int pick(struct sis_masks *m, int waker)
 {
-	return __select_idle_sync_sibling(waker, m->smt, m->allowed, m->span,
-					  m->idle);
+	return __select_idle_smt(waker, m->smt, m->allowed, m->span, in_mask,
+				 m->idle);
 }
 
 /* Siblings numbered next to each other: {0,1}, {2,3} (POWER, qemu). */
