@@ -54,6 +54,7 @@
  * Restores every sched feature and kills its helpers on exit.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -563,7 +564,9 @@ static void test_wakestat(enum pp_load load, const char *why)
 
 		if (c->branch_sync[b] != c->branch[b] ||
 		    c->branch_alone[b] != c->branch[b] ||
-		    c->outside[b] || c->inactive[b]) {
+		    c->outside[b] || c->inactive[b] ||
+		    c->ctx_branch[WS_CTX_KTHREAD][b] ||
+		    c->ctx_branch[WS_CTX_HARDIRQ][b]) {
 			ksft_print_msg("%s: the sync-sibling branch fired outside its gate\n",
 				       name);
 			ok = false;
@@ -582,6 +585,132 @@ static void test_wakestat(enum pp_load load, const char *why)
 	if (!n || pct(agree, n) < WS_AGREE_PCT)
 		ok = false;
 	ksft_test_result(ok, "%s\n", name);
+}
+
+/* Is loopback's receive path run by per-CPU backlog kthreads here? */
+static bool backlog_threads(void)
+{
+	struct dirent *e;
+	char path[64], comm[32];
+	bool found = false;
+	DIR *d = opendir("/proc");
+	FILE *f;
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		found = fgets(comm, sizeof(comm), f) &&
+			!strncmp(comm, "backlog_napi/", 13);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* lo's RPS CPU mask; its previous contents are kept in rps_saved. */
+#define LO_RPS_CPUS	"/sys/class/net/lo/queues/rx-0/rps_cpus"
+static char rps_saved[64];
+
+static int rps_set(const char *mask)
+{
+	FILE *f = fopen(LO_RPS_CPUS, "w");
+	int ret = f && fputs(mask, f) >= 0 ? 0 : -1;
+
+	if (f && fclose(f))
+		ret = -1;
+	return ret;
+}
+
+/* Steer lo's received packets to @cpu (< 32).  0, or -1 with nothing changed. */
+static int rps_steer(int cpu)
+{
+	FILE *f = fopen(LO_RPS_CPUS, "r");
+	char mask[16];
+
+	if (!f || !fgets(rps_saved, sizeof(rps_saved), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	snprintf(mask, sizeof(mask), "%x", 1u << cpu);
+	return rps_set(mask);
+}
+
+/*
+ * kthread_waker: UDP_RR in the busy_prev layout (waker A on the highest
+ * thread of its core), feature on, on a kernel booted with
+ * thread_backlog_napi, with lo's RPS steering every received packet to R,
+ * the other thread of A's core: R's backlog kthread then runs the receive
+ * path and makes every wakeup of the pair, alone on R when it does
+ * (without RPS, a CPU's own backlog is run in its softirq, not its
+ * thread).  Such a waker is not about to give its core away: the
+ * sync-sibling branch must never be taken for a kthread's (or a hard
+ * interrupt's) wakeup, and wakestat must have seen kthread wakeups (else
+ * the case tested nothing).  make test boots a guest for it ("napi").
+ */
+static void test_kthread_waker(enum pp_load unused)
+{
+	const char *name = "kthread_waker";
+	const struct ws_counts *c;
+	unsigned long long kth, sib;
+	struct layout l;
+	struct pp_opts o;
+	struct dist d;
+	int ret, r;
+
+	if (!backlog_threads()) {
+		ksft_test_result_skip("%s: %s\n", name,
+				      "no backlog_napi kthreads (boot with thread_backlog_napi)");
+		return;
+	}
+	if (!ws_on || make_layout(&l, true) || !l.smt || l.waker >= 32) {
+		ksft_test_result_skip("%s: %s\n", name, !ws_on ? "needs wakestat" :
+				      "needs SMT and another core in the LLC");
+		return;
+	}
+	r = topo_lowest(l.waker);
+	if (rps_steer(r)) {
+		ksft_test_result_skip("%s: cannot set %s: %s\n", name, LO_RPS_CPUS,
+				      strerror(errno));
+		return;
+	}
+	ksft_print_msg("%s: waker on cpu%d, lo's packets steered to cpu%d\n",
+		       name, l.waker, r);
+	base_opts(&o, PP_UDP_RR);
+	o.pin_waker = true;
+	CPU_SET(l.waker, &o.waker_cpus);
+	o.wakee_hop_cpu = l.hop;
+	o.wakee_sleeps_first = true;
+	ret = set_delay_dequeue(true);
+	if (!ret)
+		ret = pp_spinners_start(&l.spin);
+	if (ret >= 0)
+		ret = measure(&o, true, &l.spin, "kthread_waker on", &d);
+	pp_spinners_stop();
+	set_delay_dequeue(false);
+	if (rps_set(rps_saved))
+		ksft_print_msg("%s: cannot restore %s to %s", name, LO_RPS_CPUS, rps_saved);
+	if (ret < 0) {
+		ksft_test_result_error("%s: %s\n", name, strerror(-ret));
+		return;
+	}
+	c = &d.ws;
+	kth = c->ctx[WS_CTX_KTHREAD];
+	sib = c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING] +
+	      c->ctx_branch[WS_CTX_HARDIRQ][WS_BR_SYNC_SIBLING];
+	ksft_print_msg("%s: %llu placements: task %llu, softirq %llu, hardirq %llu, kthread %llu; ",
+		       name, (unsigned long long)c->decided,
+		       (unsigned long long)c->ctx[WS_CTX_TASK],
+		       (unsigned long long)c->ctx[WS_CTX_SOFTIRQ],
+		       (unsigned long long)c->ctx[WS_CTX_HARDIRQ], kth);
+	printf("sync-sibling for kthread or hardirq wakers: %llu (want 0)\n", sib);
+	ksft_test_result(kth && !sib, "%s\n", name);
 }
 
 /* Give the calling side of the pair a core scheduling cookie of its own. */
@@ -706,12 +835,22 @@ static void test_wakestat_gate(const char *why)
 	       (unsigned long long)c.branch_alone[b],
 	       (unsigned long long)c.outside[b],
 	       (unsigned long long)c.inactive[b]);
+	ksft_print_msg("%s: by waker context: task %llu, softirq %llu, hardirq %llu, kthread %llu;",
+		       name, (unsigned long long)c.ctx[WS_CTX_TASK],
+		       (unsigned long long)c.ctx[WS_CTX_SOFTIRQ],
+		       (unsigned long long)c.ctx[WS_CTX_HARDIRQ],
+		       (unsigned long long)c.ctx[WS_CTX_KTHREAD]);
+	printf(" sync-sibling from hardirq %llu, kthread %llu\n",
+	       (unsigned long long)c.ctx_branch[WS_CTX_HARDIRQ][b],
+	       (unsigned long long)c.ctx_branch[WS_CTX_KTHREAD][b]);
 	if (c.decided == sync || c.decided == alone) {
 		ksft_test_result_skip("%s: no async wakeup or no busy waker was placed\n", name);
 		return;
 	}
 	ksft_test_result(c.branch_sync[b] == c.branch[b] &&
 			 c.branch_alone[b] == c.branch[b] &&
+			 !c.ctx_branch[WS_CTX_HARDIRQ][b] &&
+			 !c.ctx_branch[WS_CTX_KTHREAD][b] &&
 			 !c.outside[b] && !c.inactive[b] && !c.dropped &&
 			 !c.bad_size, "%s\n", name);
 }
@@ -753,6 +892,7 @@ static const struct tcase {
 	{ "affinity_excludes_core", test_affinity, true },
 	{ "wakestat", case_wakestat, true },
 	{ "wakestat_sync_sibling_gate", case_wakestat_gate, false },
+	{ "kthread_waker", test_kthread_waker, false },
 	{ "core_cookie", test_core_cookie, false },
 };
 

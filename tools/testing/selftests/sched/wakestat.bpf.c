@@ -202,6 +202,10 @@ int on_select(__u64 *ctx)
 		c->outside[b]++;
 	if (!r.active)
 		c->inactive[b]++;
+	if (r.waker_ctx < WS_CTX_NR) {
+		c->ctx[r.waker_ctx]++;
+		c->ctx_branch[r.waker_ctx][b]++;
+	}
 	count_placement(c, r.waker_cpu, r.prev_cpu, r.cpu);
 	c->scan[log2_slot(r.nr_scanned)]++;
 	c->scan_sum += r.nr_scanned;

@@ -45,6 +45,18 @@ enum ws_branch {
 	WS_BR_MAX = 32,		/* counted up to here, by number */
 };
 
+/*
+ * enum sched_wake_ctx, kernel/sched/sched.h: what ran on the waker's CPU
+ * when the wakeup was placed.
+ */
+enum ws_ctx {
+	WS_CTX_TASK,		/* a task, in process context */
+	WS_CTX_SOFTIRQ,		/* softirq on top of a task that is no kthread */
+	WS_CTX_HARDIRQ,		/* a hard interrupt or NMI */
+	WS_CTX_KTHREAD,		/* a kthread: ksoftirqd, a NAPI thread, a worker */
+	WS_CTX_NR,
+};
+
 /* struct sched_wake_stat, kernel/sched/sched.h */
 struct ws_rec {
 	__u32 size;
@@ -63,6 +75,7 @@ struct ws_rec {
 	__u8 active;
 	__u32 nr_scanned;
 	__u32 nr_passed;	/* SIS_CACHE: reserved idle CPUs passed over */
+	__u8 waker_ctx;		/* enum ws_ctx */
 };
 
 /* Where a wakee was placed, relative to its waker's CPU or its prev. */
@@ -97,6 +110,8 @@ struct ws_counts {
 	__u64 branch_alone[WS_BR_MAX];	/* of those, the waker was alone */
 	__u64 outside[WS_BR_MAX];	/* chose a CPU outside the mask */
 	__u64 inactive[WS_BR_MAX];	/* chose an inactive CPU */
+	__u64 ctx[WS_CTX_NR];		/* by the waker's context */
+	__u64 ctx_branch[WS_CTX_NR][WS_BR_MAX];
 	__u64 rel_waker[WS_REL_NR];
 	__u64 rel_prev[WS_REL_NR];
 	__u64 migrations;		/* chosen != prev */

@@ -23,7 +23,7 @@
 
 /* ws_counts is summed as an array of __u64; ws_rec mirrors sched_wake_stat. */
 static_assert(sizeof(struct ws_counts) % sizeof(__u64) == 0);
-static_assert(sizeof(struct ws_rec) == 72);
+static_assert(sizeof(struct ws_rec) == 80);
 
 static const char * const branch_names[WS_BR_KNOWN] = {
 	[WS_BR_UNKNOWN]		= "unknown",
@@ -67,6 +67,18 @@ const char *ws_branch_name(unsigned int b)
 const char *ws_rel_name(unsigned int r)
 {
 	return r < WS_REL_NR ? rel_names[r] : "?";
+}
+
+static const char * const ctx_names[WS_CTX_NR] = {
+	[WS_CTX_TASK]		= "task",
+	[WS_CTX_SOFTIRQ]	= "softirq",
+	[WS_CTX_HARDIRQ]	= "hardirq",
+	[WS_CTX_KTHREAD]	= "kthread",
+};
+
+const char *ws_ctx_name(unsigned int x)
+{
+	return x < WS_CTX_NR ? ctx_names[x] : "?";
 }
 
 #ifndef WAKESTAT_MISSING
@@ -416,6 +428,13 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 				(unsigned long long)c->outside[b],
 				(unsigned long long)c->inactive[b]);
 		}
+		fprintf(f, "  %-13s %10s %7s %14s\n", "waker context",
+			"count", "%", "sync-sibling");
+		for (r = 0; r < WS_CTX_NR; r++)
+			fprintf(f, "  %-13s %10llu %6.1f%% %14llu\n",
+				ws_ctx_name(r), (unsigned long long)c->ctx[r],
+				pct(c->ctx[r], n),
+				(unsigned long long)c->ctx_branch[r][WS_BR_SYNC_SIBLING]);
 		fprintf(f, "scan length: mean %.2f CPUs examined per wakeup\n",
 			ws_mean(c->scan_sum, n));
 		log2_text(f, "CPUs examined", c->scan);

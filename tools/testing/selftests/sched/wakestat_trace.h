@@ -53,6 +53,7 @@ double ws_lat_quantile(const struct ws_counts *c, double q);
 double ws_mean(__u64 sum, __u64 n);
 const char *ws_branch_name(unsigned int b);
 const char *ws_rel_name(unsigned int r);
+const char *ws_ctx_name(unsigned int x);
 
 /*
  * The placement selftests' band: the CPU select_task_rq_fair() chose is
