@@ -8,11 +8,13 @@
 # CONFIG_SCHED_CORE off, as Debian does): scripts/expected-skips lists it.
 # With --core-sched, on the kernel of guest/sched-core.config: only the
 # tests that need core scheduling, cs_prctl_test and sis_sync_core_test's
-# core_cookie case.
+# core_cookie case.  With --backlog-threads, on a kernel booted with
+# thread_backlog_napi (loopback's receive path in per-CPU kthreads): only
+# sis_sync_core_test's kthread_waker case.
 #
-# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched]
+# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --backlog-threads]
 set -u
-ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched]}
+ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --backlog-threads]}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
 cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 [ -n "$(./run_kselftest.sh -l)" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
@@ -28,6 +30,11 @@ case ${2:-} in
 	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t core_cookie"
 	./run_kselftest.sh -t sched:cs_prctl_test -t sched:sis_sync_core_test 2>&1 |
 		tee "$out" ;;
+--backlog-threads)
+	grep -qw thread_backlog_napi /proc/cmdline ||
+		{ echo "run-selftests.sh: --backlog-threads: the kernel was booted without thread_backlog_napi" >&2; exit 1; }
+	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t kthread_waker"
+	./run_kselftest.sh -t sched:sis_sync_core_test 2>&1 | tee "$out" ;;
 *)
 	echo "run-selftests.sh: unknown option $2" >&2
 	exit 1 ;;

@@ -7,7 +7,8 @@
 #   topology preset running the sched kselftests (and the KUnit suites built
 #   into the kernel; stats_test checks the bench statistics) -> with smt, a
 #   core-scheduling kernel (guest/sched-core.config) running the tests that
-#   need it -> a short
+#   need it, and the series' kernel booted with thread_backlog_napi running
+#   sis_sync_core_test -t kthread_waker -> a short
 #   make bench in the smt guest (bench-smoke) -> an instruction-time (icount)
 #   make bench with --ci-target on flat (bench-icount) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
@@ -20,9 +21,10 @@ set -euo pipefail
 
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(smt llc2 flat)
-# With smt, one more boot ("core"): the core-scheduling kernel (core_sched_boot).
+# With smt, two more boots: the core-scheduling kernel ("core",
+# core_sched_boot) and loopback in kthreads ("napi", napi_boot).
 boots=("${presets[@]}")
-for p in "${presets[@]}"; do [ "$p" != smt ] || boots+=(core); done
+for p in "${presets[@]}"; do [ "$p" != smt ] || boots+=(core napi); done
 # Guests booted at once (BOOT_JOBS; make test BOOT_JOBS=N).
 boot_jobs=${BOOT_JOBS:-1}
 case $boot_jobs in ''|*[!0-9]*|0) die "BOOT_JOBS must be a positive number" ;; esac
@@ -115,12 +117,14 @@ interrupt_checks() {
 	log "$(grep -c "^ok" "$run/interrupt-test.tap" || true) passed, $(grep -c "^not ok" "$run/interrupt-test.tap" || true) failed ($run/interrupt-test.tap)"
 }
 
-# One guest: results in $run/NAME; KERNEL empty for the series' kernel;
-# ARGS after the kselftest directory go to run-selftests.sh.
-boot_guest() {	# name preset kernel [args...]
-	local name=$1 preset=$2 kernel=$3 rc=0
-	shift 3
-	local cmd=("$S/vm.sh" -t "$preset" ${kernel:+-k "$kernel"} -o "$run/$name" --
+# One guest: results in $run/NAME; KERNEL empty for the series' kernel,
+# APPEND extra kernel command line (or empty); ARGS after the kselftest
+# directory go to run-selftests.sh.
+boot_guest() {	# name preset kernel append [args...]
+	local name=$1 preset=$2 kernel=$3 append=$4 rc=0
+	shift 4
+	local cmd=("$S/vm.sh" -t "$preset" ${kernel:+-k "$kernel"} ${append:+-a "$append"}
+		   -o "$run/$name" --
 		   "$WP_ROOT/guest/run-selftests.sh" "$run/kselftest" "$@")
 	wp_child "${cmd[@]}" || rc=$?
 	# A TCG guest has been seen to oops once in ~25 boots while patching
@@ -139,7 +143,7 @@ boot_guest() {	# name preset kernel [args...]
 }
 
 boot_preset() {	# preset
-	boot_guest "$1" "$1" ""
+	boot_guest "$1" "$1" "" ""
 }
 
 # Core scheduling ("core" in the summary): the kernel of
@@ -147,7 +151,15 @@ boot_preset() {	# preset
 # series' kernel), on smt, running only the tests that need it.
 core_sched_boot() {
 	"$S/build.sh" --variant sched-core
-	boot_guest core smt "$WP_BUILD/variants/sched-core/obj/arch/x86/boot/bzImage" --core-sched
+	boot_guest core smt "$WP_BUILD/variants/sched-core/obj/arch/x86/boot/bzImage" "" \
+		--core-sched
+}
+
+# Kernel-thread wakers ("napi" in the summary): the series' kernel on smt
+# booted with thread_backlog_napi, so that loopback's receive path runs in
+# per-CPU backlog kthreads; sis_sync_core_test -t kthread_waker.
+napi_boot() {
+	boot_guest napi smt "" thread_backlog_napi --backlog-threads
 }
 
 # The presets in $boot_jobs lanes, longest first (each guest is one
@@ -250,6 +262,10 @@ parse_results() {	# preset
 		if (line ~ /^not ok/) { st = "fail"; sub(/^not ok [0-9]+ /, "", line) }
 		else sub(/^ok [0-9]+ /, "", line)
 		if (line ~ /# SKIP/) { st = "skip"; why = line; sub(/.*# SKIP */, "", why); sub(/ *# SKIP.*/, "", line) }
+		# "ok N # SKIP name: why" (ksft_test_result_skip): the case is named first.
+		if (st == "skip" && line == "" && why ~ /^[A-Za-z0-9_]+: /) {
+			line = why; sub(/:.*/, "", line); sub(/^[^:]*: */, "", why)
+		}
 		emit(st, "kselftest:" prog ":" line, why); nested++; next
 	}
 	/^(not )?ok [0-9]+ selftests: / {
@@ -338,6 +354,7 @@ else
 	stage "boots(x$boot_jobs)" boot_parallel
 fi
 case " ${boots[*]} " in *" core "*) stage boot-core core_sched_boot ;; esac
+case " ${boots[*]} " in *" napi "*) stage boot-napi napi_boot ;; esac
 stage bench-smoke bench_smoke
 stage bench-icount bench_icount_smoke
 stage interrupt interrupt_checks
