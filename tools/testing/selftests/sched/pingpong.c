@@ -44,12 +44,41 @@ const char *pp_load_name(enum pp_load load)
 	return load < PP_NR_LOADS ? names[load] : "?";
 }
 
-static double now(void)
+double pp_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void pp_spin_us(int us)
+{
+	double end = pp_now() + us / 1e6;
+
+	while (pp_now() < end)
+		;
+}
+
+void pp_sleep_us(int us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int pp_pin(pid_t tid, int a, int b, int c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	if (c >= 0)
+		CPU_SET(c, &set);
+	return sched_setaffinity(tid, sizeof(set), &set);
 }
 
 /*
@@ -267,14 +296,14 @@ static int run_waker(const struct pp_opts *o, struct pp_shared *sh, int fd[2])
 		return 10;
 	for (i = 0; i < total; i++) {
 		if (i == o->warmup)
-			t0 = now();
+			t0 = pp_now();
 		if (o->wakee_sleeps_first && pp_wait_asleep(sh->wakee))
 			return 12;
 		__atomic_store_n(&sh->waker_cpu, sched_getcpu(), __ATOMIC_RELAXED);
 		if (pp_xfer(fd[1], true) || pp_xfer(fd[0], false))
 			return 11;
 	}
-	sh->seconds = now() - t0;
+	sh->seconds = pp_now() - t0;
 	return 0;
 }
 

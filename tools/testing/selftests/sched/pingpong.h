@@ -71,6 +71,16 @@ struct pp_result {
 
 const char *pp_load_name(enum pp_load load);
 
+/* Time and affinity helpers for loads and tests. */
+double pp_now(void);			/* CLOCK_MONOTONIC, seconds */
+void pp_spin_us(int us);		/* busy for @us */
+void pp_sleep_us(int us);		/* nanosleep(), resumed after signals */
+/*
+ * Allow @tid (0: the caller) CPU @a, and @b and @c where >= 0; returns as
+ * sched_setaffinity().
+ */
+int pp_pin(pid_t tid, int a, int b, int c);
+
 /*
  * The two endpoints of @load: A reads a[0] and writes a[1], B likewise b
  * (for sockets both are the same duplex socket).  The TCP pair has

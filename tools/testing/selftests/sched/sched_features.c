@@ -31,6 +31,20 @@ const char *sched_features_unusable(void)
 	return NULL;
 }
 
+const char *sched_feature_unusable(const char *name)
+{
+	static char why[128];
+	const char *unusable = sched_features_unusable();
+
+	if (unusable)
+		return unusable;
+	if (sched_feature_get(name) >= 0)
+		return NULL;
+	snprintf(why, sizeof(why), "no %s in %s (kernel without the series)",
+		 name, SCHED_FEATURES_PATH);
+	return why;
+}
+
 int sched_features_read(struct sched_features *f)
 {
 	char buf[4096], *tok, *save;

@@ -26,6 +26,11 @@ struct sched_features {
 
 /* NULL when the features file can be used, else why it cannot. */
 const char *sched_features_unusable(void);
+/*
+ * The same, and also NULL only if the running kernel has @name (a test of
+ * that feature: why it must skip).
+ */
+const char *sched_feature_unusable(const char *name);
 
 /* Parse the features file into @f.  Returns 0 or -errno. */
 int sched_features_read(struct sched_features *f);

@@ -520,6 +520,29 @@ enum sched_topo_rel sched_topo_relation(const struct sched_topo *t,
 	return SCHED_TOPO_OTHER_LLC;
 }
 
+int sched_topo_scan_next(const struct sched_topo *t, int from,
+			 const cpu_set_t *set)
+{
+	int i, cpu, nr = t->max_cpu + 1;
+
+	for (i = 1; i <= nr; i++) {
+		cpu = (from + i) % nr;
+		if (CPU_ISSET(cpu, set))
+			return cpu;
+	}
+	return -1;
+}
+
+int sched_topo_scan_first(const struct sched_topo *t, int from, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	CPU_SET(b, &set);
+	return sched_topo_scan_next(t, from, &set);
+}
+
 const char *sched_topo_rel_name(enum sched_topo_rel rel)
 {
 	static const char * const names[] = {

@@ -91,6 +91,15 @@ enum sched_topo_rel sched_topo_relation(const struct sched_topo *t,
 const char *sched_topo_rel_name(enum sched_topo_rel rel);
 
 /*
+ * The order of the kernel's idle-CPU scan (select_idle_cpu(): from
+ * @from + 1 upwards, wrapping): the first CPU of @set it visits, -1 if none.
+ * sched_topo_scan_first(): which of @a and @b it meets first.
+ */
+int sched_topo_scan_next(const struct sched_topo *t, int from,
+			 const cpu_set_t *set);
+int sched_topo_scan_first(const struct sched_topo *t, int from, int a, int b);
+
+/*
  * Format @set as a cpulist ("0-3,6") into @buf; a list too long for @len
  * ends in "...".
  */

@@ -82,57 +82,6 @@ struct probe {
 
 static struct probe pr;
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void spin_us(int us)
-{
-	long long end = now_ns() + us * 1000LL;
-
-	while (now_ns() < end)
-		;
-}
-
-static void sleep_for_us(int us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* Allow @tid (0: the caller) CPUs @a, and @b and @c where >= 0. */
-static int pin_set(pid_t tid, int a, int b, int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (c >= 0)
-		CPU_SET(c, &set);
-	return sched_setaffinity(tid, sizeof(set), &set);
-}
-
-/* Where a wakeup scan starting after @from meets @a or @b first. */
-static int scan_first(int from, int a, int b)
-{
-	int i, cpu, nr = topo.max_cpu + 1;
-
-	for (i = 1; i <= nr; i++) {
-		cpu = (from + i) % nr;
-		if (cpu == a || cpu == b)
-			return cpu;
-	}
-	return -1;
-}
-
 /*
  * H0 and H1 on two cores of the highest CPU's LLC, P on a third core of
  * it, the scan from P meeting H0 first, and a fourth CPU to park on.
@@ -149,7 +98,7 @@ static int find_layout(void)
 				    !CPU_ISSET(c, llc) || CPU_ISSET(b, &topo.smt[a]) ||
 				    CPU_ISSET(c, &topo.smt[a]) ||
 				    CPU_ISSET(c, &topo.smt[b]) ||
-				    scan_first(c, a, b) != a)
+				    sched_topo_scan_first(&topo, c, a, b) != a)
 					continue;
 				h0 = a;
 				h1 = b;
@@ -169,7 +118,7 @@ static void *probe_fn(void *arg)
 	q->tid = gettid();
 	prctl(PR_SET_NAME, PROBE_COMM);
 	for (;;) {
-		if (pin_set(0, q->prev, -1, -1) ||
+		if (pp_pin(0, q->prev, -1, -1) ||
 		    sched_setaffinity(0, sizeof(q->allowed), &q->allowed))
 			return (void *)-1L;
 		if (read(q->wake[0], &c, 1) != 1 || c == 'q')
@@ -187,7 +136,7 @@ static int probe_start(struct probe *q)
 		return -1;
 	while (!q->tid)
 		sched_yield();
-	if (pin_set(0, q->park, -1, -1))
+	if (pp_pin(0, q->park, -1, -1))
 		return -1;
 	return pp_wait_asleep(q->tid);
 }
@@ -217,7 +166,7 @@ static int probe_wake(struct probe *q, int *cpu, struct ws_counts *d)
 	memset(d, 0, sizeof(*d));
 	if (ws_on && ws_trace_read(&ws, &a))
 		return -1;
-	if (pin_set(0, q->waker, -1, -1) || pp_xfer(q->wake[1], true))
+	if (pp_pin(0, q->waker, -1, -1) || pp_xfer(q->wake[1], true))
 		return -1;
 	if (read(q->done[0], cpu, sizeof(*cpu)) != sizeof(*cpu))
 		return -1;
@@ -226,7 +175,7 @@ static int probe_wake(struct probe *q, int *cpu, struct ws_counts *d)
 			return -1;
 		ws_counts_sub(d, d, &a);
 	}
-	if (pin_set(0, q->park, -1, -1))
+	if (pp_pin(0, q->park, -1, -1))
 		return -1;
 	return pp_wait_asleep(q->tid);
 }
@@ -284,12 +233,12 @@ static void sleeper_loop(struct shared *s)
 	while (!s->stop) {
 		int us = s->sleep_us;
 
-		spin_us(200);
+		pp_spin_us(200);
 		/* Say which sleep this is before saying that it began. */
 		s->cur_us = us;
 		atomic_fetch_add(&s->seq, 1);
 		if (us)
-			sleep_for_us(us);
+			pp_sleep_us(us);
 		else if (read(s->pipe[0], &c, 1) != 1)
 			break;
 		atomic_fetch_add(&s->woke, 1);
@@ -300,7 +249,7 @@ static void *sleeper_thread(void *arg)
 {
 	struct shared *s = arg;
 
-	if (pin_set(0, s->home, -1, -1))
+	if (pp_pin(0, s->home, -1, -1))
 		return (void *)-1L;
 	sleeper_loop(s);
 	return NULL;
@@ -373,7 +322,7 @@ static int case_control(struct ctx *x)
 	for (i = 0; i < rounds; i++) {
 		if (wait_sleep(x->s, x->s->seq + 1))
 			return -1;
-		sleep_for_us(sleep_us / 10);
+		pp_sleep_us(sleep_us / 10);
 		if (probe_once(x->r))
 			return -1;
 	}
@@ -403,7 +352,7 @@ static int case_stopped(struct ctx *x)
 		if (wait_sleep(x->s, x->s->seq + 1) || kill(pid, SIGSTOP) ||
 		    waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
 			return -1;
-		sleep_for_us(sleep_us / 10);
+		pp_sleep_us(sleep_us / 10);
 		if (probe_once(x->r) || kill(pid, SIGCONT) ||
 		    waitpid(pid, &st, WCONTINUED) != pid)
 			return -1;
@@ -425,7 +374,7 @@ static int case_cost_lowered(struct ctx *x)
 		if (sched_tunable_set(MIGRATION_COST, LOW_COST_NS) ||
 		    wait_sleep(x->s, x->s->seq + 1))
 			return -1;
-		sleep_for_us(sleep_us / 10);
+		pp_sleep_us(sleep_us / 10);
 		if (probe_once(x->r) || sched_tunable_set(MIGRATION_COST, high_cost))
 			return -1;
 		warm(x->s, 8);
@@ -445,7 +394,7 @@ static int case_cost_lowered_asleep(struct ctx *x)
 		if (wait_sleep(x->s, x->s->seq + 1) ||
 		    sched_tunable_set(MIGRATION_COST, LOW_COST_NS))
 			return -1;
-		sleep_for_us(sleep_us / 10);
+		pp_sleep_us(sleep_us / 10);
 		if (probe_once(x->r) || sched_tunable_set(MIGRATION_COST, high_cost))
 			return -1;
 		warm(x->s, 8);
@@ -464,7 +413,7 @@ static int case_owner_elsewhere(struct ctx *x)
 
 	for (i = 0; i < rounds; i++) {
 		s->sleep_us = 0;
-		if (wait_piped(s) || pin_set(s->tid, h1, -1, -1))
+		if (wait_piped(s) || pp_pin(s->tid, h1, -1, -1))
 			return -1;
 		w = s->woke;
 		if (pp_xfer(s->pipe[1], true))
@@ -477,7 +426,7 @@ static int case_owner_elsewhere(struct ctx *x)
 		if (probe_once(x->r))
 			return -1;
 		s->sleep_us = sleep_us;
-		if (pp_xfer(s->pipe[1], true) || pin_set(s->tid, h0, -1, -1))
+		if (pp_xfer(s->pipe[1], true) || pp_pin(s->tid, h0, -1, -1))
 			return -1;
 		warm(s, 4);
 	}
@@ -500,14 +449,14 @@ static void *filler_fn(void *arg)
 	char c;
 
 	for (;;) {
-		if (pin_set(0, park, -1, -1) || read(f->go[0], &c, 1) != 1)
+		if (pp_pin(0, park, -1, -1) || read(f->go[0], &c, 1) != 1)
 			return (void *)-1L;
 		if (c == 'q')
 			return NULL;
-		if (pin_set(0, h0, -1, -1))
+		if (pp_pin(0, h0, -1, -1))
 			return (void *)-1L;
-		spin_us(300);
-		if (pin_set(0, park, -1, -1) || write(f->back[1], "d", 1) != 1)
+		pp_spin_us(300);
+		if (pp_pin(0, park, -1, -1) || write(f->back[1], "d", 1) != 1)
 			return (void *)-1L;
 	}
 }
@@ -523,7 +472,7 @@ static int case_other_picked(struct ctx *x)
 	if (pipe(f.go) || pipe(f.back) || pthread_create(&t, NULL, filler_fn, &f))
 		return -1;
 	for (i = 0; i < rounds && !ret; i++) {
-		if (wait_sleep(x->s, x->s->seq + 1) || pin_set(0, park_cpu(), -1, -1) ||
+		if (wait_sleep(x->s, x->s->seq + 1) || pp_pin(0, park_cpu(), -1, -1) ||
 		    write(f.go[1], "g", 1) != 1 || read(f.back[0], &c, 1) != 1)
 			ret = -1;
 		if (!ret && probe_once(x->r))
@@ -637,7 +586,7 @@ static int hint_round(struct hint_layout *l, struct shared *sl[2],
 	if (ws_on ? d.passed_sum > 0 : cpu != l->c0 && cpu != l->c1) {
 		(*valid)++;
 		/* Past the reservation, inside the sleep. */
-		sleep_for_us(3 * HINT_SLEEP_X * sleep_us);
+		pp_sleep_us(3 * HINT_SLEEP_X * sleep_us);
 		if (probe_wake(q, &cpu, &d))
 			return -1;
 		*lost += cpu != l->c0 && cpu != l->c1;
@@ -793,7 +742,7 @@ static int run_case(const struct scase *c, struct result *r, const char **skip)
 		if (pid < 0)
 			return -1;
 		if (!pid) {
-			if (pin_set(0, h0, -1, -1))
+			if (pp_pin(0, h0, -1, -1))
 				_exit(1);
 			sleeper_loop(s);
 			_exit(0);
@@ -951,12 +900,9 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	why = sched_features_unusable();
+	why = sched_feature_unusable("SIS_CACHE");
 	if (why)
 		ksft_exit_skip("%s\n", why);
-	if (sched_feature_get("SIS_CACHE") < 0)
-		ksft_exit_skip("no SIS_CACHE in %s (kernel without the series)\n",
-			       SCHED_FEATURES_PATH);
 	if (sched_topo_read(&topo, &why))
 		ksft_exit_skip("%s\n", why);
 	why = sched_topo_unknown(&topo, SCHED_TOPO_SMT | SCHED_TOPO_LLC);

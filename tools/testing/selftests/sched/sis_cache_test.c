@@ -120,19 +120,6 @@ struct layout {
 static struct layout lay, lay_sib, cur;
 static bool have_sib;
 
-/* Where a wakeup scan from @from + 1 meets @a or @b first. */
-static int scan_first(int from, int a, int b)
-{
-	int i, cpu, nr = topo.max_cpu + 1;
-
-	for (i = 1; i <= nr; i++) {
-		cpu = (from + i) % nr;
-		if (cpu == a || cpu == b)
-			return cpu;
-	}
-	return -1;
-}
-
 static bool layout_ok(const int c[4], bool sib)
 {
 	int h0 = c[0], h1 = c[1], p0 = c[2], p1 = c[3];
@@ -143,7 +130,8 @@ static bool layout_ok(const int c[4], bool sib)
 	return !CPU_ISSET(h1, &topo.smt[h0]) &&
 	       !!CPU_ISSET(p0, &topo.smt[h0]) == sib &&
 	       !!CPU_ISSET(p1, &topo.smt[h1]) == sib &&
-	       scan_first(p0, h0, h1) == h0 && scan_first(p1, h0, h1) == h1;
+	       sched_topo_scan_first(&topo, p0, h0, h1) == h0 &&
+	       sched_topo_scan_first(&topo, p1, h0, h1) == h1;
 }
 
 /* In the LLC of the highest CPU (away from CPU 0's interrupts). */
@@ -200,38 +188,6 @@ struct counts {
 	struct ws_counts ws;	/* the stealer's placements, when ws_on */
 };
 
-static void spin_us(int us)
-{
-	struct timespec a, b;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000000L +
-		 (b.tv_nsec - a.tv_nsec) / 1000 < us);
-}
-
-static void sleep_for_us(int us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int pin(int a, int b, int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (c >= 0)
-		CPU_SET(c, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 struct sleeper_arg {
 	struct run *r;
 	int home;	/* -1: roaming over both homes */
@@ -244,16 +200,16 @@ static void *sleeper(void *arg)
 	struct run *r = a->r;
 	int i, before, after;
 
-	if (a->home >= 0 ? pin(a->home, -1, -1) : pin(cur.h[0], cur.h[1], -1))
+	if (a->home >= 0 ? pp_pin(0, a->home, -1, -1) : pp_pin(0, cur.h[0], cur.h[1], -1))
 		return (void *)-1L;
 	for (i = 0; i < warmup + r->rounds && !r->stop; i++) {
 		if (a->counts && i == warmup)
 			r->recording = 1;
-		spin_us(run_us);
+		pp_spin_us(run_us);
 		before = sched_getcpu();
 		if (a->home < 0)
 			r->sleeper_cpu = before;
-		sleep_for_us(r->sleep_us);
+		pp_sleep_us(r->sleep_us);
 		after = sched_getcpu();
 		if (!a->counts || i < warmup)
 			continue;
@@ -278,7 +234,7 @@ static void *stealer(void *arg)
 		s = cur.h[k];
 		f = cur.h[!k];
 		p = cur.p[k];
-		if (pin(p, -1, -1) || pin(p, s, f))
+		if (pp_pin(0, p, -1, -1) || pp_pin(0, p, s, f))
 			return (void *)-1L;
 		r->round_p = p;
 		if (pp_xfer(r->wpipe[1], true) || pp_xfer(r->cpipe[0], false))
@@ -293,7 +249,7 @@ static void *stealer(void *arg)
 			r->c_on_p += cpu == p;
 			r->c_other += cpu != s && cpu != f && cpu != p;
 		}
-		spin_us(burst_us);
+		pp_spin_us(burst_us);
 	}
 	return NULL;
 }
@@ -303,7 +259,7 @@ static void *waker(void *arg)
 	struct run *r = arg;
 	int p, q;
 
-	if (pin(cur.p[1], -1, -1))
+	if (pp_pin(0, cur.p[1], -1, -1))
 		return (void *)-1L;
 	for (;;) {
 		if (pp_xfer(r->wpipe[0], false) || r->stop)
@@ -311,14 +267,14 @@ static void *waker(void *arg)
 		p = r->round_p;
 		q = p == cur.p[0] ? cur.p[1] : cur.p[0];
 		/* Park off P_k until the stealer sleeps there alone. */
-		if (pin(q, -1, -1))
+		if (pp_pin(0, q, -1, -1))
 			return (void *)-1L;
 		if (pp_wait_asleep(r->stealer_tid)) {
 			if (r->stop)	/* it has exited */
 				break;
 			return (void *)-1L;
 		}
-		if (pin(p, -1, -1))
+		if (pp_pin(0, p, -1, -1))
 			return (void *)-1L;
 		if (pp_xfer(r->cpipe[1], true))
 			return (void *)-1L;
@@ -712,12 +668,9 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	why = sched_features_unusable();
+	why = sched_feature_unusable(FEATURE);
 	if (why)
 		ksft_exit_skip("%s\n", why);
-	if (sched_feature_get(FEATURE) < 0)
-		ksft_exit_skip("no %s in %s (kernel without the series)\n",
-			       FEATURE, SCHED_FEATURES_PATH);
 	if (sched_tunable_get(MIGRATION_COST, &old_cost))
 		ksft_exit_skip("no %s/%s\n", SCHED_DEBUGFS_DIR, MIGRATION_COST);
 	if (sched_topo_read(&topo, &why))

@@ -281,14 +281,12 @@ static int set_delay_dequeue(bool busy_prev)
  */
 static bool scan_finds_sibling(int waker)
 {
-	int i, cpu;
+	cpu_set_t others = topo.llc[waker];
+	int cpu;
 
-	for (i = 1; i <= topo.max_cpu + 1; i++) {
-		cpu = (waker + i) % (topo.max_cpu + 1);
-		if (CPU_ISSET(cpu, &topo.llc[waker]))
-			return CPU_ISSET(cpu, &topo.smt[waker]);
-	}
-	return false;
+	CPU_CLR(waker, &others);
+	cpu = sched_topo_scan_next(&topo, waker, &others);
+	return cpu >= 0 && CPU_ISSET(cpu, &topo.smt[waker]);
 }
 
 static void base_opts(struct pp_opts *o, enum pp_load load)
@@ -369,6 +367,39 @@ static bool no_smt_inert(const char *name, struct dist d[3])
 	return !fired && decided;
 }
 
+/* The busy_prev load: A pinned to its CPU, B hopping to a spinner's CPU. */
+static void busy_prev_opts(struct pp_opts *o, const struct layout *l,
+			   enum pp_load load)
+{
+	base_opts(o, load);
+	o->pin_waker = true;
+	CPU_SET(l->waker, &o->waker_cpus);
+	o->wakee_hop_cpu = l->hop;
+	o->wakee_sleeps_first = true;
+}
+
+static void busy_prev_stop(void)
+{
+	pp_spinners_stop();
+	set_delay_dequeue(false);
+}
+
+/*
+ * The busy_prev machine: DELAY_DEQUEUE off, the spinners running.  0, or
+ * -errno with nothing left changed.
+ */
+static int busy_prev_start(const struct layout *l)
+{
+	int ret = set_delay_dequeue(true);
+
+	if (!ret)
+		ret = pp_spinners_start(&l->spin);
+	if (ret >= 0)
+		return 0;
+	busy_prev_stop();
+	return ret;
+}
+
 /*
  * The busy_prev setup shared by its scenarios: DELAY_DEQUEUE off, the
  * spinners running, then the three arms.  Reports the test as failed
@@ -377,20 +408,14 @@ static bool no_smt_inert(const char *name, struct dist d[3])
 static int busy_prev_arms(struct pp_opts *o, const struct layout *l,
 			  const char *name, struct dist d[3])
 {
-	int ret;
+	int ret = busy_prev_start(l);
 
-	ret = set_delay_dequeue(true);
-	if (!ret)
-		ret = pp_spinners_start(&l->spin);
-	if (ret < 0) {
+	if (ret) {
 		ksft_test_result_error("%s: setup: %s\n", name, strerror(-ret));
-		pp_spinners_stop();
-		set_delay_dequeue(false);
 		return ret;
 	}
 	ret = three_arms(o, &l->spin, name, d);
-	pp_spinners_stop();
-	set_delay_dequeue(false);
+	busy_prev_stop();
 	if (ret)
 		ksft_test_result_fail("%s\n", name);
 	return ret;
@@ -409,11 +434,7 @@ static void test_busy_prev(enum pp_load load, bool high)
 		ksft_test_result_skip("%s: no other core in the LLC\n", name);
 		return;
 	}
-	base_opts(&o, load);
-	o.pin_waker = true;
-	CPU_SET(l.waker, &o.waker_cpus);
-	o.wakee_hop_cpu = l.hop;
-	o.wakee_sleeps_first = true;
+	busy_prev_opts(&o, &l, load);
 	ksft_print_msg("%s: waker on cpu%d, spinners on %d CPU(s), wakee hops to cpu%d\n",
 		       name, l.waker, CPU_COUNT(&l.spin), l.hop);
 
@@ -500,13 +521,9 @@ static void test_affinity(enum pp_load load)
 		ksft_test_result_skip("%s: no other core in the LLC\n", name);
 		return;
 	}
-	base_opts(&o, load);
-	o.pin_waker = true;
-	CPU_SET(l.waker, &o.waker_cpus);
+	busy_prev_opts(&o, &l, load);
 	o.pin_wakee = true;
 	o.wakee_cpus = l.allowed_no_core;
-	o.wakee_hop_cpu = l.hop;
-	o.wakee_sleeps_first = true;
 
 	if (busy_prev_arms(&o, &l, name, d))
 		return;
@@ -682,18 +699,12 @@ static void test_kthread_waker(enum pp_load unused)
 	}
 	ksft_print_msg("%s: waker on cpu%d, lo's packets steered to cpu%d\n",
 		       name, l.waker, r);
-	base_opts(&o, PP_UDP_RR);
-	o.pin_waker = true;
-	CPU_SET(l.waker, &o.waker_cpus);
-	o.wakee_hop_cpu = l.hop;
-	o.wakee_sleeps_first = true;
-	ret = set_delay_dequeue(true);
-	if (!ret)
-		ret = pp_spinners_start(&l.spin);
-	if (ret >= 0)
+	busy_prev_opts(&o, &l, PP_UDP_RR);
+	ret = busy_prev_start(&l);
+	if (!ret) {
 		ret = measure(&o, true, &l.spin, "kthread_waker on", &d);
-	pp_spinners_stop();
-	set_delay_dequeue(false);
+		busy_prev_stop();
+	}
 	if (rps_set(rps_saved))
 		ksft_print_msg("%s: cannot restore %s to %s", name, LO_RPS_CPUS, rps_saved);
 	if (ret < 0) {
@@ -771,15 +782,9 @@ static void test_core_cookie(enum pp_load unused)
 		ksft_test_result_skip("%s: %s\n", name, why);
 		return;
 	}
-	base_opts(&o, load);
-	o.pin_waker = true;
-	CPU_SET(l.waker, &o.waker_cpus);
-	o.wakee_hop_cpu = l.hop;
-	o.wakee_sleeps_first = true;
-	ret = set_delay_dequeue(true);
-	if (!ret)
-		ret = pp_spinners_start(&l.spin);
-	for (i = 0; i < 2 && ret >= 0; i++) {
+	busy_prev_opts(&o, &l, load);
+	ret = busy_prev_start(&l);
+	for (i = 0; i < 2 && !ret; i++) {
 		o.child_init = i ? NULL : own_cookie;
 		if (i && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
 			       PR_SCHED_CORE_SCOPE_THREAD, 0)) {
@@ -791,8 +796,7 @@ static void test_core_cookie(enum pp_load unused)
 		taken[i] = d.ws.branch[WS_BR_SYNC_SIBLING];
 		n[i] = d.ws.decided;
 	}
-	pp_spinners_stop();
-	set_delay_dequeue(false);
+	busy_prev_stop();
 	if (ret < 0) {
 		ksft_test_result_error("%s: %s\n", name, strerror(-ret));
 		return;
@@ -1010,12 +1014,9 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	why = sched_features_unusable();
+	why = sched_feature_unusable(FEATURE);
 	if (why)
 		ksft_exit_skip("%s\n", why);
-	if (sched_feature_get(FEATURE) < 0)
-		ksft_exit_skip("no %s in %s (kernel without the series)\n",
-			       FEATURE, SCHED_FEATURES_PATH);
 	if (sched_topo_read(&topo, &why))
 		ksft_exit_skip("%s\n", why);
 	why = sched_topo_unknown(&topo, SCHED_TOPO_SMT | SCHED_TOPO_LLC);

@@ -150,22 +150,6 @@ static struct sched_topo topo;
 static bool have_topo;
 static const char *topo_why;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void spin_us(int us)
-{
-	double end = now() + us / 1e6;
-
-	while (now() < end)
-		;
-}
-
 /* A busy loop of n iterations that the compiler keeps. */
 static void busy_loop(unsigned long n)
 {
@@ -187,9 +171,9 @@ static void calibrate_spin(void)
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		t = now();
+		t = pp_now();
 		busy_loop(n);
-		t = now() - t;
+		t = pp_now() - t;
 		if (t < best)
 			best = t;
 	}
@@ -281,7 +265,7 @@ static void lat_a(struct pair *p, int fd[2])
 
 	start_side(&p->a, PP_WAKER_COMM);
 	for (;;) {
-		t = now();
+		t = pp_now();
 		if (write(fd[1], &t, sizeof(t)) != sizeof(t) ||
 		    read(fd[0], &c, 1) != 1)
 			_exit(35);
@@ -299,13 +283,13 @@ static void lat_b(struct pair *p, int fd[2])
 	for (;;) {
 		if (read(fd[0], &t, sizeof(t)) != sizeof(t))
 			_exit(36);
-		late = (now() - t) * 1e6;
+		late = (pp_now() - t) * 1e6;
 		if (__atomic_load_n(&sh->measuring, __ATOMIC_RELAXED)) {
 			i = __atomic_fetch_add(&sh->nr_lat, 1, __ATOMIC_RELAXED);
 			if (i < MAX_LAT)
 				sh->lat[i] = late;
 		}
-		spin_us(opt.work_us);
+		pp_spin_us(opt.work_us);
 		if (pp_xfer(fd[1], true))
 			_exit(37);
 	}
@@ -652,13 +636,13 @@ static void perf_open(void)
 
 static void perf_switch(bool on)
 {
-	double t = now();
+	double t = pp_now();
 
 	if (perf.ok && ioctl(perf.fd[0], on ? PERF_EVENT_IOC_ENABLE :
 			     PERF_EVENT_IOC_DISABLE, 0))
 		perf_fail(on ? "PERF_EVENT_IOC_ENABLE" : "PERF_EVENT_IOC_DISABLE",
 			  errno);
-	perf.edge_s += now() - t;
+	perf.edge_s += pp_now() - t;
 }
 
 /* After the load's tasks have been reaped. */
@@ -1315,7 +1299,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Let every task publish its tid and pin itself (10 s), then go. */
-	t0 = now();
+	t0 = pp_now();
 	for (i = 0; i < opt.pairs; i++)
 		while (!__atomic_load_n(&sh->pair[i].a.tid, __ATOMIC_ACQUIRE) ||
 		       !__atomic_load_n(&sh->pair[i].b.tid, __ATOMIC_ACQUIRE)) {
@@ -1323,7 +1307,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "wakebench: pair %d did not start\n", i);
 				return 1;
 			}
-			if (now() - t0 > 10) {
+			if (pp_now() - t0 > 10) {
 				fprintf(stderr, "wakebench: pair %d did not start in 10 s\n", i);
 				return 1;
 			}
@@ -1336,12 +1320,12 @@ int main(int argc, char **argv)
 	schedstat_start();
 	perf_switch(true);
 	ops0 = total_ops();
-	t0 = now();
+	t0 = pp_now();
 	__atomic_store_n(&sh->measuring, 1, __ATOMIC_RELAXED);
 	sleep_s(opt.duration);
 	__atomic_store_n(&sh->measuring, 0, __ATOMIC_RELAXED);
 	ops1 = total_ops();
-	t1 = now();
+	t1 = pp_now();
 	perf_switch(false);
 	schedstat_end();
 	m1 = total_migrations();
