@@ -48,6 +48,9 @@
  *    that branch never chooses a CPU outside the mask or inactive; the
  *    chosen CPU is where the stealer ran next in at least WS_AGREE_PCT.
  *  kernel_log_clean: no WARNING or BUG logged meanwhile.
+ *
+ * -t GROUP runs one group (stolen_prev or all_reserved) with its wakestat
+ * check; -l lists them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -583,6 +586,39 @@ static void test_wakestat(int scenario, const char *name)
 	ksft_test_result(ok, "%s\n", name);
 }
 
+/*
+ * The cases, by group: a group measures its arms once and reports one test
+ * per variant, then its wakestat check.  -t GROUP runs one group.
+ */
+static const struct tgroup {
+	const char *name;
+	void (*fn)(void);
+	int nr;			/* tests fn reports */
+	const char *ws_name;	/* its wakestat check; scenario = index */
+	const char *tests;	/* for -l */
+} groups[] = {
+	{ "stolen_prev", test_stolen_prev, 4, "wakestat_stolen_prev",
+	  "stolen_prev_{as_booted,sync_core,no_delay_dequeue,no_sis_util}" },
+	{ "all_reserved", test_all_reserved, 3, "wakestat_all_reserved",
+	  "all_reserved_{as_booted,no_sis_util,sync_core}" },
+};
+
+static const char *only;	/* -t */
+
+static bool selected(const struct tgroup *g)
+{
+	return !only || !strcmp(only, g->name);
+}
+
+static void list_groups(FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		fprintf(f, "  %-14s %s, %s\n", groups[i].name, groups[i].tests,
+			groups[i].ws_name);
+}
+
 static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -592,11 +628,13 @@ static void print_help(FILE *f, const char *prog)
 		"  --sleep-us US       sleeper's sleep (default %d)\n"
 		"  --run-us US         sleeper's run between sleeps (default %d)\n"
 		"  --burst-us US       stealer's run after a wakeup (default %d)\n"
-		"  --long-sleep-us US  sleep in the all_reserved tests (default %d)\n"
+		"  -S, --long-sleep-us US  sleep in the all_reserved tests (default %d)\n"
 		"  --long-rounds N     wakeups per arm there (default %d)\n"
 		"  --migration-cost NS %s during the test (default %lld)\n"
 		"  --ratio X           fewer migrations required with %s on\n"
-		"                      (default %.1f, goal %.0f)\n",
+		"                      (default %.1f, goal %.0f)\n"
+		"  -t, --test GROUP    run one group of cases (see -l)\n"
+		"  -l, --list          list the groups and their cases\n",
 		prog, rounds, warmup, sleep_us, run_us, burst_us,
 		long_sleep_us, long_rounds, MIGRATION_COST, migration_cost,
 		FEATURE, ratio, GOAL_RATIO);
@@ -610,19 +648,21 @@ int main(int argc, char **argv)
 		{ "sleep-us",		required_argument, NULL, 's' },
 		{ "run-us",		required_argument, NULL, 'u' },
 		{ "burst-us",		required_argument, NULL, 'b' },
-		{ "long-sleep-us",	required_argument, NULL, 'l' },
+		{ "long-sleep-us",	required_argument, NULL, 'S' },
 		{ "long-rounds",	required_argument, NULL, 'L' },
 		{ "migration-cost",	required_argument, NULL, 'm' },
 		{ "ratio",		required_argument, NULL, 'x' },
+		{ "test",		required_argument, NULL, 't' },
+		{ "list",		no_argument,       NULL, 'l' },
 		{ "help",		no_argument,       NULL, 'h' },
 		{ }
 	};
 	const char *why;
 	struct ws_filter wf = { .comm = STEALER_COMM };
 	long long old_cost;
-	int c, kmsg, warn;
+	int c, kmsg, warn, plan;
 
-	while ((c = getopt_long(argc, argv, "r:w:s:u:b:l:L:m:x:h", opts,
+	while ((c = getopt_long(argc, argv, "r:w:s:u:b:S:L:m:x:t:lh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -640,9 +680,15 @@ int main(int argc, char **argv)
 		case 'b':
 			burst_us = atoi(optarg);
 			break;
-		case 'l':
+		case 'S':
 			long_sleep_us = atoi(optarg);
 			break;
+		case 't':
+			only = optarg;
+			break;
+		case 'l':
+			list_groups(stdout);
+			return 0;
 		case 'L':
 			long_rounds = atoi(optarg);
 			break;
@@ -664,6 +710,13 @@ int main(int argc, char **argv)
 	    run_us < 0 || burst_us < 0 || long_sleep_us < 1 ||
 	    migration_cost < 1 || ratio <= 0 || optind < argc) {
 		print_help(stderr, argv[0]);
+		return KSFT_FAIL;
+	}
+	for (c = 0; only && c < (int)ARRAY_SIZE(groups) && !selected(&groups[c]); c++)
+		;
+	if (only && c == (int)ARRAY_SIZE(groups)) {
+		fprintf(stderr, "%s: no group %s; groups:\n", argv[0], only);
+		list_groups(stderr);
 		return KSFT_FAIL;
 	}
 
@@ -701,7 +754,10 @@ int main(int argc, char **argv)
 	} else {
 		ws_on = true;
 	}
-	ksft_set_plan(4 + 3 + 2 + 1);
+	plan = 1;
+	for (c = 0; c < (int)ARRAY_SIZE(groups); c++)
+		plan += selected(&groups[c]) ? groups[c].nr + 1 : 0;
+	ksft_set_plan(plan);
 	if (!ws_on)
 		ksft_print_msg("wakestat: its checks skip: %s\n", ws_why);
 	ksft_print_msg("%d CPUs, SMT width %d, %d LLC(s) (from %s)\n",
@@ -718,10 +774,12 @@ int main(int argc, char **argv)
 		       MIGRATION_COST, migration_cost, old_cost, sleep_us,
 		       run_us, burst_us);
 
-	test_stolen_prev();
-	test_all_reserved();
-	test_wakestat(0, "wakestat_stolen_prev");
-	test_wakestat(1, "wakestat_all_reserved");
+	for (c = 0; c < (int)ARRAY_SIZE(groups); c++)
+		if (selected(&groups[c]))
+			groups[c].fn();
+	for (c = 0; c < (int)ARRAY_SIZE(groups); c++)
+		if (selected(&groups[c]))
+			test_wakestat(c, groups[c].ws_name);
 	ws_trace_close(&ws);
 
 	warn = kmsg_warnings(kmsg);
