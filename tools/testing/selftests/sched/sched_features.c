@@ -93,7 +93,7 @@ int sched_feature_get(const char *name)
 }
 
 /* Async-signal-safe (no stdio): used from the restore path. */
-static int write_path(const char *path, const char *value)
+int sched_path_write(const char *path, const char *value)
 {
 	ssize_t n;
 	int fd, ret = 0;
@@ -112,7 +112,7 @@ static int write_path(const char *path, const char *value)
 
 int sched_features_write_raw(const char *token)
 {
-	return write_path(SCHED_FEATURES_PATH, token);
+	return sched_path_write(SCHED_FEATURES_PATH, token);
 }
 
 int sched_feature_set(const char *name, bool on)
@@ -128,15 +128,15 @@ int sched_feature_set(const char *name, bool on)
 static void register_restore(void);
 
 /*
- * Tunables next to the features file (e.g. migration_cost_ns): saved
- * values are written back by sched_features_restore(), so at exit and on
- * the same signals.
+ * Saved files: tunables next to the features file (e.g. migration_cost_ns)
+ * and any other knob a test changes; written back by
+ * sched_features_restore(), so at exit and on the same signals.
  */
 #define SCHED_TUNABLES_MAX	8
 
 static struct {
 	char path[96];
-	char value[32];
+	char value[128];
 } tunables[SCHED_TUNABLES_MAX];
 static int nr_tunables;
 
@@ -183,28 +183,55 @@ int sched_tunable_set(const char *name, long long val)
 	if (ret)
 		return ret;
 	snprintf(buf, sizeof(buf), "%lld", val);
-	ret = write_path(path, buf);
+	ret = sched_path_write(path, buf);
 	if (!ret && (sched_tunable_get(name, &back) || back != val))
 		ret = -EIO;
 	return ret;
 }
 
-int sched_tunable_save(const char *name)
+int sched_path_save(const char *path)
 {
-	long long val;
-	int i, ret;
+	char buf[sizeof(tunables[0].value)];
+	ssize_t n;
+	int fd, i;
 
-	if (nr_tunables == SCHED_TUNABLES_MAX)
+	if (nr_tunables == SCHED_TUNABLES_MAX ||
+	    strlen(path) >= sizeof(tunables[0].path))
 		return -E2BIG;
-	ret = sched_tunable_get(name, &val);
-	if (ret)
-		return ret;
-	i = nr_tunables;
-	tunable_path(name, tunables[i].path, sizeof(tunables[i].path));
-	snprintf(tunables[i].value, sizeof(tunables[i].value), "%lld", val);
-	nr_tunables++;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n == sizeof(buf))
+		return -E2BIG;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	i = nr_tunables++;
+	snprintf(tunables[i].path, sizeof(tunables[i].path), "%s", path);
+	snprintf(tunables[i].value, sizeof(tunables[i].value), "%s", buf);
 	register_restore();
 	return 0;
+}
+
+int sched_path_restore(const char *path)
+{
+	int i;
+
+	for (i = nr_tunables - 1; i >= 0; i--)
+		if (!strcmp(tunables[i].path, path))
+			return sched_path_write(path, tunables[i].value);
+	return -ENOENT;
+}
+
+int sched_tunable_save(const char *name)
+{
+	char path[96];
+	int ret = tunable_path(name, path, sizeof(path));
+
+	return ret ? ret : sched_path_save(path);
 }
 
 static int tunables_restore(void)
@@ -212,7 +239,7 @@ static int tunables_restore(void)
 	int i, ret, first = 0;
 
 	for (i = 0; i < nr_tunables; i++) {
-		ret = write_path(tunables[i].path, tunables[i].value);
+		ret = sched_path_write(tunables[i].path, tunables[i].value);
 		if (ret && !first)
 			first = ret;
 	}

@@ -59,6 +59,15 @@ int sched_tunable_get(const char *name, long long *val);
 int sched_tunable_set(const char *name, long long val);
 int sched_tunable_save(const char *name);
 
+/*
+ * Any file a test changes, e.g. a sysfs knob: save records its contents,
+ * written back by sched_features_restore() (at exit and on the signals
+ * above) or at once by restore.  Write writes @value.  0 or -errno.
+ */
+int sched_path_save(const char *path);
+int sched_path_restore(const char *path);
+int sched_path_write(const char *path, const char *value);
+
 /* Names whose state differs between @a and @b, comma-separated, in @buf. */
 int sched_features_diff(const struct sched_features *a,
 			const struct sched_features *b, char *buf, size_t len);

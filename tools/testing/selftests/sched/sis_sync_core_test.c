@@ -54,7 +54,6 @@
  * Restores every sched feature and kills its helpers on exit.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -604,59 +603,33 @@ static void test_wakestat(enum pp_load load, const char *why)
 	ksft_test_result(ok, "%s\n", name);
 }
 
-/* Is loopback's receive path run by per-CPU backlog kthreads here? */
+/* Booted with thread_backlog_napi: backlog NAPI in per-CPU kthreads? */
 static bool backlog_threads(void)
 {
-	struct dirent *e;
-	char path[64], comm[32];
+	char line[4096], *tok, *save;
+	FILE *f = fopen("/proc/cmdline", "r");
 	bool found = false;
-	DIR *d = opendir("/proc");
-	FILE *f;
 
-	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		found = fgets(comm, sizeof(comm), f) &&
-			!strncmp(comm, "backlog_napi/", 13);
+	if (f && fgets(line, sizeof(line), f))
+		for (tok = strtok_r(line, "\t\n ", &save); tok && !found;
+		     tok = strtok_r(NULL, "\t\n ", &save))
+			found = !strcmp(tok, "thread_backlog_napi");
+	if (f)
 		fclose(f);
-	}
-	if (d)
-		closedir(d);
 	return found;
 }
 
-/* lo's RPS CPU mask; its previous contents are kept in rps_saved. */
+/* lo's RPS CPU mask, saved and restored with the sched features. */
 #define LO_RPS_CPUS	"/sys/class/net/lo/queues/rx-0/rps_cpus"
-static char rps_saved[64];
 
-static int rps_set(const char *mask)
-{
-	FILE *f = fopen(LO_RPS_CPUS, "w");
-	int ret = f && fputs(mask, f) >= 0 ? 0 : -1;
-
-	if (f && fclose(f))
-		ret = -1;
-	return ret;
-}
-
-/* Steer lo's received packets to @cpu (< 32).  0, or -1 with nothing changed. */
+/* Steer lo's received packets to @cpu (< 32).  0 or -errno. */
 static int rps_steer(int cpu)
 {
-	FILE *f = fopen(LO_RPS_CPUS, "r");
 	char mask[16];
+	int ret = sched_path_save(LO_RPS_CPUS);
 
-	if (!f || !fgets(rps_saved, sizeof(rps_saved), f)) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
 	snprintf(mask, sizeof(mask), "%x", 1u << cpu);
-	return rps_set(mask);
+	return ret ? ret : sched_path_write(LO_RPS_CPUS, mask);
 }
 
 /*
@@ -683,7 +656,7 @@ static void test_kthread_waker(enum pp_load unused)
 
 	if (!backlog_threads()) {
 		ksft_test_result_skip("%s: %s\n", name,
-				      "no backlog_napi kthreads (boot with thread_backlog_napi)");
+				      "kernel not booted with thread_backlog_napi");
 		return;
 	}
 	if (!ws_on || make_layout(&l, true) || !l.smt || l.waker >= 32) {
@@ -692,9 +665,10 @@ static void test_kthread_waker(enum pp_load unused)
 		return;
 	}
 	r = topo_lowest(l.waker);
-	if (rps_steer(r)) {
+	ret = rps_steer(r);
+	if (ret) {
 		ksft_test_result_skip("%s: cannot set %s: %s\n", name, LO_RPS_CPUS,
-				      strerror(errno));
+				      strerror(-ret));
 		return;
 	}
 	ksft_print_msg("%s: waker on cpu%d, lo's packets steered to cpu%d\n",
@@ -705,8 +679,8 @@ static void test_kthread_waker(enum pp_load unused)
 		ret = measure(&o, true, &l.spin, "kthread_waker on", &d);
 		busy_prev_stop();
 	}
-	if (rps_set(rps_saved))
-		ksft_print_msg("%s: cannot restore %s to %s", name, LO_RPS_CPUS, rps_saved);
+	if (sched_path_restore(LO_RPS_CPUS))
+		ksft_print_msg("%s: cannot restore %s\n", name, LO_RPS_CPUS);
 	if (ret < 0) {
 		ksft_test_result_error("%s: %s\n", name, strerror(-ret));
 		return;
