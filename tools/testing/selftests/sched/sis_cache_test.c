@@ -556,6 +556,25 @@ static void test_wakestat(int scenario, const char *name)
 		       ws_mean(on->scan_sum, on->decided));
 	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%)\n",
 		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT);
+	/* How reservations began and ended (sched_sis_cache_tp), all tasks. */
+	if (!ws.no_cache) {
+		const __u64 *r_off = off->cache[WS_CE_RESERVE], *r_on = on->cache[WS_CE_RESERVE];
+
+		ksft_print_msg("%s: reservations made: off %llu, on %llu; %s %llu, late %llu\n",
+			       name, (unsigned long long)(r_off[0] + r_off[1]),
+			       (unsigned long long)(r_on[0] + r_on[1]),
+			       "on, ended by the owner in window",
+			       (unsigned long long)on->cache[WS_CE_OWNER][1],
+			       (unsigned long long)on->cache[WS_CE_OWNER][0]);
+		if (r_off[0] + r_off[1]) {
+			ksft_print_msg("%s: SIS_CACHE off, yet reservations were made\n", name);
+			ok = false;
+		}
+		if (!r_on[1]) {
+			ksft_print_msg("%s: SIS_CACHE on, yet no reservation with a window\n", name);
+			ok = false;
+		}
+	}
 	if (off->passed_sum || off->branch[b]) {
 		ksft_print_msg("%s: SIS_CACHE off, yet CPUs were passed over\n", name);
 		ok = false;

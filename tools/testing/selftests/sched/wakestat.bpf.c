@@ -10,6 +10,8 @@
  * space attaches sched_waking instead and sets fallback: placement is then
  * taken from the trace events, after core.c's fallback, and nothing is
  * known of branches, scans or invariants.
+ * SIS_CACHE reservations come from the bare tracepoint sched_sis_cache_tp
+ * (raw_tp: cpu, event, time left), where the kernel has it.
  */
 #include <stdbool.h>
 #include <linux/types.h>
@@ -321,6 +323,31 @@ int on_switch(struct ev_switch *e)
 		else
 			c->disagree++;
 		tp->cpu = -1;
+	}
+	return 0;
+}
+
+/*
+ * SIS_CACHE reservations (sched_sis_cache_tp: cpu, event, ns left in the
+ * window), of every task: the tracepoint names no task to filter on.
+ */
+SEC("raw_tp/sched_sis_cache_tp")
+int on_cache(__u64 *ctx)
+{
+	struct ws_counts *c = get_counts();
+	__u32 ev = ctx[1];
+	__s64 left = ctx[2];
+
+	if (!c || ev >= WS_CE_NR)
+		return 0;
+	c->cache[ev][left > 0]++;
+	if (ev == WS_CE_RESERVE) {
+		unsigned int s = log2_slot(left > 0 ? (__u64)left / 1000 : 0);
+
+		/* The verifier must see the bound the compiler folded away. */
+		barrier_var(s);
+		if (s < WS_LOG2_SLOTS)
+			c->cache_window[s]++;
 	}
 	return 0;
 }

@@ -57,6 +57,20 @@ enum ws_ctx {
 	WS_CTX_NR,
 };
 
+/*
+ * enum sched_sis_cache_event, kernel/sched/sched.h: what the bare tracepoint
+ * sched_sis_cache_tp (cpu, event, ns left in the window) reports of a
+ * SIS_CACHE reservation.
+ */
+enum ws_cache_ev {
+	WS_CE_RESERVE,		/* made: a short sleeper left its CPU idle */
+	WS_CE_OWNER,		/* ended: the owner is enqueued again */
+	WS_CE_PICKED,		/* ended: another task picked on the CPU */
+	WS_CE_NEWIDLE,		/* newidle balance pulled tasks onto it */
+	WS_CE_BALANCE,		/* periodic balance pulled tasks onto it */
+	WS_CE_NR,
+};
+
 /* struct sched_wake_stat, kernel/sched/sched.h */
 struct ws_rec {
 	__u32 size;
@@ -128,6 +142,8 @@ struct ws_counts {
 	__u64 dropped;			/* per-wakee state not stored */
 	__u64 bad_size;			/* records of a size not understood */
 	__u64 wakeups;			/* fallback mode: sched_wakeup events */
+	__u64 cache[WS_CE_NR][2];	/* SIS_CACHE, all tasks: [event][in window] */
+	__u64 cache_window[WS_LOG2_SLOTS];	/* windows of reservations made, us */
 };
 
 #endif /* __WAKESTAT_H */

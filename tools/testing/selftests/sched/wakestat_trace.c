@@ -176,6 +176,8 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 			    strerror(errno), HINT_LOAD);
 
 	libbpf_quiet = true;
+	s->links.on_cache = bpf_program__attach(s->progs.on_cache);
+	t->no_cache = !s->links.on_cache;
 	s->links.on_select = bpf_program__attach(s->progs.on_select);
 	libbpf_quiet = false;
 	if (!s->links.on_select) {
@@ -357,6 +359,38 @@ static void log2_text(FILE *f, const char *what, const __u64 *h)
 	}
 }
 
+/*
+ * How SIS_CACHE reservations began and ended (sched_sis_cache_tp), split by
+ * whether their window was still open then.
+ */
+static void cache_text(FILE *f, const struct ws_trace *t,
+		       const struct ws_counts *c)
+{
+	static const char *const what[WS_CE_NR] = {
+		[WS_CE_RESERVE] = "made (window left)",
+		[WS_CE_OWNER] = "ended: owner enqueued again",
+		[WS_CE_PICKED] = "ended: another task picked there",
+		[WS_CE_NEWIDLE] = "newidle balance pulled there",
+		[WS_CE_BALANCE] = "periodic balance pulled there",
+	};
+	unsigned int e;
+
+	if (t->no_cache) {
+		fprintf(f, "SIS_CACHE reservations: not traced (no sched_sis_cache_tp)\n");
+		return;
+	}
+	fprintf(f, "SIS_CACHE reservations, of all tasks: %llu made\n",
+		(unsigned long long)(c->cache[WS_CE_RESERVE][0] +
+				     c->cache[WS_CE_RESERVE][1]));
+	fprintf(f, "  %-34s %10s %10s\n", "event", "in window", "after it");
+	for (e = 0; e < WS_CE_NR; e++)
+		fprintf(f, "  %-34s %10llu %10llu\n", what[e],
+			(unsigned long long)c->cache[e][1],
+			(unsigned long long)c->cache[e][0]);
+	if (c->cache[WS_CE_RESERVE][1])
+		log2_text(f, "window left, us", c->cache_window);
+}
+
 static void lat_text(FILE *f, const struct ws_counts *c)
 {
 	__u64 pow2[WS_LOG2_SLOTS] = { 0 };
@@ -448,6 +482,7 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 			(unsigned long long)(c->agree + c->disagree),
 			pct(c->agree, c->agree + c->disagree));
 	}
+	cache_text(f, t, c);
 	lat_text(f, c);
 	if (c->dropped || c->bad_size)
 		fprintf(f, "DROPPED: %llu wakeups without state (LRU of %d), %s %llu (%zu)\n",
@@ -525,4 +560,16 @@ void ws_report_json(struct json *j, const struct ws_trace *t,
 	json_u64_array(j, "lat_buckets", c->lat, WS_LAT_SLOTS);
 	json_int(j, "dropped", c->dropped);
 	json_int(j, "bad_size", c->bad_size);
+	if (!t->no_cache) {
+		static const char *const key[WS_CE_NR] = {
+			"reserve", "owner", "picked", "newidle", "balance",
+		};
+
+		/* Per event: [past the window, in the window]. */
+		json_key(j, "sis_cache");
+		json_begin(&o, j->f);
+		for (b = 0; b < WS_CE_NR; b++)
+			json_u64_array(&o, key[b], c->cache[b], 2);
+		json_end(&o);
+	}
 }
