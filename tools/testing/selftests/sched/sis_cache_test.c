@@ -571,7 +571,7 @@ static void test_wakestat(int scenario, const char *name)
 			ok = false;
 		}
 		if (!r_on[1]) {
-			ksft_print_msg("%s: SIS_CACHE on, yet no reservation with a window\n", name);
+			ksft_print_msg("%s: SIS_CACHE on, no reservation with a window\n", name);
 			ok = false;
 		}
 	}
