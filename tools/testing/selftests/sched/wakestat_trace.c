@@ -359,6 +359,17 @@ static void log2_text(FILE *f, const char *what, const __u64 *h)
 	}
 }
 
+/* sched_sis_cache_tp's events: JSON key, text. */
+static const struct {
+	const char *key, *what;
+} cache_events[WS_CE_NR] = {
+	[WS_CE_RESERVE]	= { "reserve", "made (window left)" },
+	[WS_CE_OWNER]	= { "owner", "ended: owner enqueued again" },
+	[WS_CE_PICKED]	= { "picked", "ended: another task picked there" },
+	[WS_CE_NEWIDLE]	= { "newidle", "newidle balance pulled there" },
+	[WS_CE_BALANCE]	= { "balance", "periodic balance pulled there" },
+};
+
 /*
  * How SIS_CACHE reservations began and ended (sched_sis_cache_tp), split by
  * whether their window was still open then.
@@ -366,13 +377,6 @@ static void log2_text(FILE *f, const char *what, const __u64 *h)
 static void cache_text(FILE *f, const struct ws_trace *t,
 		       const struct ws_counts *c)
 {
-	static const char *const what[WS_CE_NR] = {
-		[WS_CE_RESERVE] = "made (window left)",
-		[WS_CE_OWNER] = "ended: owner enqueued again",
-		[WS_CE_PICKED] = "ended: another task picked there",
-		[WS_CE_NEWIDLE] = "newidle balance pulled there",
-		[WS_CE_BALANCE] = "periodic balance pulled there",
-	};
 	unsigned int e;
 
 	if (t->no_cache) {
@@ -384,7 +388,7 @@ static void cache_text(FILE *f, const struct ws_trace *t,
 				     c->cache[WS_CE_RESERVE][1]));
 	fprintf(f, "  %-34s %10s %10s\n", "event", "in window", "after it");
 	for (e = 0; e < WS_CE_NR; e++)
-		fprintf(f, "  %-34s %10llu %10llu\n", what[e],
+		fprintf(f, "  %-34s %10llu %10llu\n", cache_events[e].what,
 			(unsigned long long)c->cache[e][1],
 			(unsigned long long)c->cache[e][0]);
 	if (c->cache[WS_CE_RESERVE][1])
@@ -561,15 +565,11 @@ void ws_report_json(struct json *j, const struct ws_trace *t,
 	json_int(j, "dropped", c->dropped);
 	json_int(j, "bad_size", c->bad_size);
 	if (!t->no_cache) {
-		static const char *const key[WS_CE_NR] = {
-			"reserve", "owner", "picked", "newidle", "balance",
-		};
-
 		/* Per event: [past the window, in the window]. */
 		json_key(j, "sis_cache");
 		json_begin(&o, j->f);
 		for (b = 0; b < WS_CE_NR; b++)
-			json_u64_array(&o, key[b], c->cache[b], 2);
+			json_u64_array(&o, cache_events[b].key, c->cache[b], 2);
 		json_end(&o);
 	}
 }
