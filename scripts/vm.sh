@@ -18,6 +18,10 @@
 #   -T, --timeout SEC  qemu timeout (default 1800)
 #   -a, --append ARGS  extra kernel command line
 #   -m, --memory MB    guest memory (default 2048)
+#   -N, --net          a virtio NIC (qemu user networking, isolated from
+#                      the host's network) whose peer 10.0.2.100:7 echoes
+#                      what the guest sends (a host "cat" per connection);
+#                      the guest gets 10.0.2.15/24 on eth0, WP_ECHO=10.0.2.100:7
 #   -I, --icount       instruction-time: single-threaded TCG with -icount
 #                      shift=0,sleep=off, even where KVM works (guest time
 #                      counts instructions: 1 ns each; idle time skipped);
@@ -33,7 +37,7 @@ set -euo pipefail
 usage() { sed -n '/^# usage:/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 topo=smt results= kernel=$WP_OBJ/arch/x86/boot/bzImage timeout=1800
-append= mem=2048 icount=
+append= mem=2048 icount= net=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t|--topology) topo=${2:?}; shift 2 ;;
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
 	-a|--append) append=${2:?}; shift 2 ;;
 	-m|--memory) mem=${2:?}; shift 2 ;;
 	-I|--icount) icount=1; shift ;;
+	-N|--net) net=1; shift ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
 	*) usage ;;
@@ -139,6 +144,7 @@ release=$(strings "$kernel" 2>/dev/null | grep -m1 -oE '^[0-9]+\.[0-9]+\.[0-9]+[
 	printf 'export PATH=%q HOME=/root TERM=dumb\n' "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	printf 'export WP_RESULTS=/run/wakeplace WP_TOPO=%q WP_TOPO_EXPECT=%q WP_ACCEL=%q\n' \
 		"$topo" "$expect" "$accel"
+	[ -z "$net" ] || printf 'export WP_ECHO=10.0.2.100:7\n'
 	printf 'cd %q || exit 125\n' "$PWD"
 	printf 'exec'
 	printf ' %q' "$@"
@@ -157,11 +163,16 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -m "$mem" -smp "$smp" "${numa_args[@
       -device virtio-9p-pci,fsdev=wproot,mount_tag=wproot
       -fsdev "local,id=wpres,path=$results,security_model=none"
       -device virtio-9p-pci,fsdev=wpres,mount_tag=wpresults)
+# restrict=on: the guest reaches nothing but the forward (guestfwd spawns
+# the command once per connection, its stdin and stdout the connection).
+[ -z "$net" ] || qemu+=(-netdev "user,id=wpnet,restrict=on,guestfwd=tcp:10.0.2.100:7-cmd:cat"
+			-device virtio-net-pci,netdev=wpnet)
 
 {
 	echo "host: $(uname -r) $(uname -m), $(nproc) CPUs, qemu $(qemu-system-x86_64 --version | awk 'NR == 1 { print $4 }')"
 	echo "kernel: $kernel ($release)"
 	echo "topology: $topo (-smp $smp${numa_args:+, 2 NUMA nodes})"
+	if [ -n "$net" ]; then echo "network: virtio-net, echo peer 10.0.2.100:7 (qemu user networking)"; else echo "network: none"; fi
 	echo "accelerator: $accel ($reason)"
 	if [ "$accel" = icount ]; then
 		echo "clock: instruction-time (guest ns = instructions executed)"

@@ -182,6 +182,30 @@ static int close_fail(int a, int b)
 	return -err;
 }
 
+int pp_echo_connect(const char *peer)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	const char *colon = strrchr(peer, ':');
+	char host[INET_ADDRSTRLEN], *end;
+	int fd, one = 1;
+	long port;
+
+	if (!colon || colon == peer || (size_t)(colon - peer) >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, peer, colon - peer);
+	host[colon - peer] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (end == colon + 1 || *end || port < 1 || port > 65535 ||
+	    inet_pton(AF_INET, host, &addr.sin_addr) != 1)
+		return -EINVAL;
+	addr.sin_port = htons(port);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		return close_fail(fd, -1);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
 /* Two connected endpoints: a for A, b for B (each duplex). */
 static int make_tcp(int a[2], int b[2])
 {

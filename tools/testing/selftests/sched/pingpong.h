@@ -90,6 +90,13 @@ int pp_pin(pid_t tid, int a, int b, int c);
 int pp_connect(enum pp_load load, int a[2], int b[2]);
 void pp_close(int a[2], int b[2]);
 
+/*
+ * A TCP connection (TCP_NODELAY) to an echo peer elsewhere, "ADDR:PORT"
+ * with an IPv4 ADDR: for loads whose wakeups come from a NIC.  An fd or
+ * -errno (-EINVAL: not ADDR:PORT).
+ */
+int pp_echo_connect(const char *peer);
+
 /* Send (@out) or receive one byte on @fd, retrying on EINTR.  0 or -1. */
 int pp_xfer(int fd, bool out);
 

@@ -132,7 +132,7 @@ static void register_restore(void);
  * and any other knob a test changes; written back by
  * sched_features_restore(), so at exit and on the same signals.
  */
-#define SCHED_TUNABLES_MAX	8
+#define SCHED_TUNABLES_MAX	16
 
 static struct {
 	char path[96];

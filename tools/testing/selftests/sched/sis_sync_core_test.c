@@ -57,12 +57,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <ifaddrs.h>
+#include <limits.h>
 #include <math.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "../kselftest.h"
 #include "kmsg.h"
@@ -159,9 +167,13 @@ static int set_feature(bool on)
 	return ret;
 }
 
-/* One arm: @reps fresh runs of the load, pooled. */
-static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
-		   const char *label, struct dist *d)
+/*
+ * One arm: @reps fresh runs of the load by @run (pp_run(), or echo_run() for
+ * a NIC's wakeups), pooled.
+ */
+static int measure_by(int (*run)(const struct pp_opts *o, struct pp_result *r),
+		      struct pp_opts *o, bool on, const cpu_set_t *spin,
+		      const char *label, struct dist *d)
 {
 	struct ws_counts before, after, delta;
 	struct pp_result r;
@@ -174,7 +186,7 @@ static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 	for (rep = 0; rep < reps; rep++) {
 		if (ws_on && ws_trace_read(&ws_pp, &before))
 			return -EIO;
-		ret = pp_run(o, &r);
+		ret = run(o, &r);
 		if (ret) {
 			ksft_print_msg("%s: %s run failed: %s\n", label,
 				       pp_load_name(o->load), strerror(-ret));
@@ -201,6 +213,12 @@ static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
 	print_dist(label, d);
 	print_ws(label, d);
 	return 0;
+}
+
+static int measure(struct pp_opts *o, bool on, const cpu_set_t *spin,
+		   const char *label, struct dist *d)
+{
+	return measure_by(pp_run, o, on, spin, label, d);
 }
 
 static int topo_lowest(int cpu)
@@ -698,6 +716,360 @@ static void test_kthread_waker(enum pp_load unused)
 	ksft_test_result(kth && !sib, "%s\n", name);
 }
 
+/*
+ * A NIC's wakeups: an echo peer reached through a NIC (--echo ADDR:PORT;
+ * scripts/vm.sh --net gives a virtio NIC and a peer on the host), and the
+ * CPU its receive interrupts are steered to while the nic_waker case runs.
+ */
+static const char *echo_peer;
+static int nic_cpu = -1;
+
+/* echo_run()'s client process: its exit code (see echo_run()). */
+static int echo_client(const struct pp_opts *o, short *cpus)
+{
+	cpu_set_t own, hop;
+	int fd, i;
+
+	prctl(PR_SET_NAME, PP_WAKEE_COMM);
+	alarm(o->timeout_s);
+	/* Start on wakee_start_cpu, then run anywhere it was allowed. */
+	if (sched_getaffinity(0, sizeof(own), &own) ||
+	    pp_pin(0, o->wakee_start_cpu, -1, -1) ||
+	    sched_setaffinity(0, sizeof(own), &own))
+		return 10;
+	CPU_ZERO(&hop);
+	if (o->wakee_hop_cpu >= 0)
+		CPU_SET(o->wakee_hop_cpu, &hop);
+	fd = pp_echo_connect(echo_peer);
+	if (fd < 0)
+		return 11;
+	for (i = 0; i < o->warmup + o->rounds; i++) {
+		if (pp_xfer(fd, true) || pp_xfer(fd, false))
+			return 12;
+		if (i >= o->warmup)
+			cpus[i - o->warmup] = sched_getcpu();
+		/* As pp_run()'s B: its previous CPU is @o->wakee_hop_cpu. */
+		if (o->wakee_hop_cpu >= 0 &&
+		    (sched_setaffinity(0, sizeof(hop), &hop) ||
+		     sched_setaffinity(0, sizeof(own), &own)))
+			return 10;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * pp_run() for a NIC's wakeups: one process, named PP_WAKEE_COMM, trades
+ * @o->warmup and then @o->rounds one-byte messages with the echo peer over
+ * TCP, starting on @o->wakee_start_cpu (and hopping as @o->wakee_hop_cpu
+ * says, as pp_run()'s B does).  Each answer wakes it from the
+ * receive path of the NIC's interrupt, steered to nic_cpu: the samples'
+ * waker CPU.  0 or -errno.
+ */
+static int echo_run(const struct pp_opts *o, struct pp_result *r)
+{
+	static const char * const why[] = {
+		[10] = "cannot place itself or hop", [11] = "cannot connect",
+		[12] = "send or receive failed",
+	};
+	size_t len = o->rounds * sizeof(short);
+	short *cpus;
+	int status, i, ret = 0;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	cpus = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cpus == MAP_FAILED)
+		return -errno;
+	pid = pp_fork();
+	if (pid == 0)
+		_exit(echo_client(o, cpus));
+	if (pid < 0)
+		ret = -errno;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+	if (!ret && WIFSIGNALED(status)) {
+		ksft_print_msg("echo client killed by signal %d%s\n", WTERMSIG(status),
+			       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+		ret = -EIO;
+	} else if (!ret && WEXITSTATUS(status)) {
+		i = WEXITSTATUS(status);
+		ksft_print_msg("echo client with %s: %s\n", echo_peer,
+			       i < (int)ARRAY_SIZE(why) && why[i] ? why[i] : "failed");
+		ret = -EIO;
+	}
+	r->samples = ret ? NULL : calloc(o->rounds, sizeof(*r->samples));
+	if (!ret && !r->samples)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < o->rounds; i++) {
+		r->samples[i].waker_cpu = nic_cpu;
+		r->samples[i].wakee_cpu = cpus[i];
+	}
+	if (!ret)
+		r->n = o->rounds;
+	munmap(cpus, len);
+	return ret;
+}
+
+/* The interface connections to the echo peer leave by, in @ifname. */
+static int echo_ifname(char *ifname, size_t len)
+{
+	struct sockaddr_in local;
+	socklen_t sl = sizeof(local);
+	struct ifaddrs *all, *i;
+	int fd = pp_echo_connect(echo_peer), ret = -ENODEV;
+
+	if (fd < 0)
+		return fd;
+	if (getsockname(fd, (struct sockaddr *)&local, &sl) || getifaddrs(&all)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	for (i = all; i && ret; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+		    ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr !=
+		    local.sin_addr.s_addr)
+			continue;
+		snprintf(ifname, len, "%s", i->ifa_name);
+		ret = 0;
+	}
+	freeifaddrs(all);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The receive interrupts of @ifname in /proc/interrupts: actions named
+ * after the interface ("eth0-rx-0", "eth0-TxRx-3") or, for virtio, after
+ * its device's receive queues ("virtio2-input.0").  How many, at most @max.
+ */
+static int nic_irqs(const char *ifname, int *irqs, int max)
+{
+	char path[PATH_MAX], line[4096], input[80] = "", *end, *tok, *p;
+	size_t n = strlen(ifname);
+	ssize_t len;
+	int nr = 0;
+	long irq;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	len = readlink(path, line, sizeof(line) - 1);
+	if (len > 0) {
+		line[len] = '\0';
+		p = strrchr(line, '/');
+		snprintf(input, sizeof(input), "%.63s-input", p ? p + 1 : line);
+	}
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -errno;
+	while (nr < max && fgets(line, sizeof(line), f)) {
+		irq = strtol(line, &end, 10);
+		if (end == line || *end != ':')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		tok = strrchr(line, ' ');
+		tok = tok ? tok + 1 : line;
+		if ((!strncmp(tok, ifname, n) && (tok[n] == '-' || !tok[n])) ||
+		    (input[0] && !strncmp(tok, input, strlen(input))))
+			irqs[nr++] = irq;
+	}
+	fclose(f);
+	return nr;
+}
+
+/* Steer interrupts @irqs[0..@nr) to @cpu, saving their affinity.  0 or -errno. */
+static int steer_irqs(const int *irqs, int nr, int cpu)
+{
+	char path[64], val[16];
+	int i, ret = 0;
+
+	snprintf(val, sizeof(val), "%d", cpu);
+	for (i = 0; i < nr && !ret; i++) {
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irqs[i]);
+		ret = sched_path_save(path);
+		if (!ret)
+			ret = sched_path_write(path, val);
+	}
+	return ret;
+}
+
+static void restore_irqs(const int *irqs, int nr)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irqs[i]);
+		if (sched_path_restore(path))
+			ksft_print_msg("cannot restore %s\n", path);
+	}
+}
+
+/* Waker contexts of an arm, and its sync-sibling placements by context. */
+static void print_ctx(const char *label, const struct ws_counts *c)
+{
+	ksft_print_msg("%-36s wakers: task %llu, softirq %llu, hardirq %llu, kthread %llu; sync-sibling from softirq %llu, kthread %llu\n",
+		       label, (unsigned long long)c->ctx[WS_CTX_TASK],
+		       (unsigned long long)c->ctx[WS_CTX_SOFTIRQ],
+		       (unsigned long long)c->ctx[WS_CTX_HARDIRQ],
+		       (unsigned long long)c->ctx[WS_CTX_KTHREAD],
+		       (unsigned long long)c->ctx_branch[WS_CTX_SOFTIRQ][WS_BR_SYNC_SIBLING],
+		       (unsigned long long)c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING]);
+}
+
+#define NIC_THREADED	"/sys/class/net/%s/threaded"
+
+/* nic_waker's arms, in the order they run. */
+enum { NIC_IDLE_OFF, NIC_IDLE_ON, NIC_BUSY_OFF, NIC_BUSY_ON, NIC_BUSY_THREADED, NIC_ARMS };
+
+static const char * const nic_arm_names[NIC_ARMS] = {
+	[NIC_IDLE_OFF] = "nic idle_prev off",
+	[NIC_IDLE_ON] = "nic idle_prev on",
+	[NIC_BUSY_OFF] = "nic busy_prev off",
+	[NIC_BUSY_ON] = "nic busy_prev on",
+	[NIC_BUSY_THREADED] = "nic busy_prev on, threaded NAPI",
+};
+
+/*
+ * nic_waker's arms after the interrupts are steered to @l->waker: the
+ * spinner there, then idle_prev, then busy_prev.  Threaded NAPI, if
+ * @threaded can be set, for the last arm only; else it is left out
+ * (@d[NIC_BUSY_THREADED].n == 0).  0 or -errno.
+ */
+static int nic_arms(const struct layout *l, const char *threaded, struct dist *d)
+{
+	struct pp_opts o;
+	cpu_set_t spin;
+	int ret, arm;
+
+	base_opts(&o, PP_TCP_RR);
+	o.wakee_start_cpu = l->hop;
+	o.timeout_s = 300;
+	CPU_ZERO(&spin);
+	CPU_SET(l->waker, &spin);
+	ret = pp_spinners_start(&spin);
+	for (arm = NIC_IDLE_OFF; ret >= 0 && arm <= NIC_IDLE_ON; arm++)
+		ret = measure_by(echo_run, &o, arm == NIC_IDLE_ON, &spin,
+				 nic_arm_names[arm], &d[arm]);
+	if (ret >= 0)
+		ret = busy_prev_start(l);
+	if (ret < 0) {
+		pp_spinners_stop();
+		return ret;
+	}
+	CPU_OR(&spin, &spin, &l->spin);
+	o.wakee_hop_cpu = l->hop;
+	for (arm = NIC_BUSY_OFF; !ret && arm <= NIC_BUSY_ON; arm++)
+		ret = measure_by(echo_run, &o, arm == NIC_BUSY_ON, &spin,
+				 nic_arm_names[arm], &d[arm]);
+	if (!ret && (sched_path_save(threaded) || sched_path_write(threaded, "1")))
+		ksft_print_msg("nic_waker: cannot set %s: no threaded NAPI arm\n", threaded);
+	else if (!ret)
+		ret = measure_by(echo_run, &o, true, &spin,
+				 nic_arm_names[NIC_BUSY_THREADED], &d[NIC_BUSY_THREADED]);
+	if (sched_path_restore(threaded) && d[NIC_BUSY_THREADED].n)
+		ksft_print_msg("nic_waker: cannot restore %s\n", threaded);
+	busy_prev_stop();
+	return ret;
+}
+
+/*
+ * nic_waker: wakeups from a NIC's receive interrupt, with an echo peer
+ * behind the NIC (--echo).  One process trades one-byte messages with the
+ * peer over TCP; every answer wakes it through sock_def_readable()
+ * (WF_SYNC) from the NET_RX softirq the interrupt raises.  The NIC's
+ * receive interrupts go to H, the highest thread of CPU 0's core, where a
+ * spinner runs: the softirq then runs at irq exit on top of the spinner,
+ * a lone user task, and the sync-sibling gate cannot tell it from a waker
+ * about to sleep.  Layouts as the loopback scenarios': idle_prev (the
+ * client's previous CPU idle, on another core) and busy_prev (spinners on
+ * the other cores, the client hops onto one after each wakeup), off and
+ * on; busy_prev also on with threaded NAPI (the receive work in a napi/
+ * kthread).  Gated: every softirq arm saw softirq wakers (else the
+ * interrupt did not land under the spinner and the case tested nothing);
+ * the off arms never took the sync-sibling branch, nor idle_prev on (the
+ * idle previous CPU wins first); the threaded arm saw kthread wakers and
+ * none took it.  Printed, not gated: wakees put on H's sibling, the blind
+ * spot the rst documents (wake_affine_idle()'s sync rule picks H itself
+ * for the same reason).
+ */
+static void test_nic_waker(enum pp_load unused)
+{
+	const char *name = "nic_waker";
+	char ifname[IF_NAMESIZE], threaded[64];
+	struct dist d[NIC_ARMS] = { 0 };
+	const struct ws_counts *c;
+	int irqs[4], nr, ret, arm;
+	struct layout l;
+	bool ok = true;
+
+	if (!echo_peer) {
+		ksft_test_result_skip("%s: %s\n", name,
+				      "no echo peer (--echo ADDR:PORT; scripts/vm.sh --net has one)");
+		return;
+	}
+	if (!ws_on || make_layout(&l, true) || !l.smt) {
+		ksft_test_result_skip("%s: %s\n", name, !ws_on ? "needs wakestat" :
+				      "needs SMT and another core in the LLC");
+		return;
+	}
+	ret = echo_ifname(ifname, sizeof(ifname));
+	if (ret) {
+		ksft_test_result_fail("%s: cannot reach the echo peer %s: %s\n", name,
+				      echo_peer, strerror(-ret));
+		return;
+	}
+	nr = nic_irqs(ifname, irqs, ARRAY_SIZE(irqs));
+	if (nr <= 0) {
+		ksft_test_result_skip("%s: no receive interrupt of %s in /proc/interrupts\n",
+				      name, ifname);
+		return;
+	}
+	nic_cpu = l.waker;
+	ret = steer_irqs(irqs, nr, nic_cpu);
+	if (ret) {
+		restore_irqs(irqs, nr);
+		ksft_test_result_skip("%s: cannot steer %s's interrupts to cpu%d: %s\n",
+				      name, ifname, nic_cpu, strerror(-ret));
+		return;
+	}
+	ksft_print_msg("%s: %s (peer %s): %d receive interrupt(s) on cpu%d under a spinner; client starts on cpu%d\n",
+		       name, ifname, echo_peer, nr, nic_cpu, l.hop);
+	snprintf(threaded, sizeof(threaded), NIC_THREADED, ifname);
+	ret = nic_arms(&l, threaded, d);
+	restore_irqs(irqs, nr);
+	if (ret < 0) {
+		nic_cpu = -1;
+		ksft_test_result_error("%s: %s\n", name, strerror(-ret));
+		return;
+	}
+	for (arm = 0; arm < NIC_ARMS; arm++) {
+		c = &d[arm].ws;
+		if (!d[arm].n)
+			continue;
+		print_ctx(nic_arm_names[arm], c);
+		ksft_print_msg("%-36s wakees on cpu%d's sibling: %d of %d\n", nic_arm_names[arm],
+			       nic_cpu, d[arm].cls[SCHED_TOPO_SMT_SIBLING], d[arm].n);
+		if (arm == NIC_BUSY_THREADED)
+			ok = ok && c->ctx[WS_CTX_KTHREAD] &&
+			     !c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING] &&
+			     !c->ctx_branch[WS_CTX_HARDIRQ][WS_BR_SYNC_SIBLING];
+		else
+			ok = ok && c->ctx[WS_CTX_SOFTIRQ];
+		if (arm == NIC_IDLE_OFF || arm == NIC_IDLE_ON || arm == NIC_BUSY_OFF)
+			ok = ok && !c->branch[WS_BR_SYNC_SIBLING];
+	}
+	ksft_print_msg("%s: busy_prev on put %d of %d wakees on cpu%d's sibling from softirq on the spinner (off: %d): the rst's blind spot, not gated\n",
+		       name, d[NIC_BUSY_ON].cls[SCHED_TOPO_SMT_SIBLING], d[NIC_BUSY_ON].n,
+		       nic_cpu, d[NIC_BUSY_OFF].cls[SCHED_TOPO_SMT_SIBLING]);
+	nic_cpu = -1;
+	ksft_test_result(ok, "%s\n", name);
+}
+
 /* Give the calling side of the pair a core scheduling cookie of its own. */
 static int own_cookie(bool wakee)
 {
@@ -871,22 +1243,51 @@ static const struct tcase {
 	{ "wakestat", case_wakestat, true },
 	{ "wakestat_sync_sibling_gate", case_wakestat_gate, false },
 	{ "kthread_waker", test_kthread_waker, false },
+	{ "nic_waker", test_nic_waker, false },
 	{ "core_cookie", test_core_cookie, false },
 };
 
-/* -t: a case's full name, or a per-load case's name for all loads. */
-static const char *only;
+/*
+ * -t, repeatable: a case's full name, or a per-load case's name for all
+ * loads.  None: every case.
+ */
+#define MAX_ONLY	8
+static const char *only[MAX_ONLY];
+static int nr_only;
 
-static bool selected(const struct tcase *c, int load)
+static bool named(const struct tcase *c, int load, const char *name)
 {
 	char full[96];
 
-	if (!only || !strcmp(only, c->name))
+	if (!strcmp(name, c->name))
 		return true;
 	if (!c->per_load)
 		return false;
 	snprintf(full, sizeof(full), "%s_%s", pp_load_name(load), c->name);
-	return !strcmp(only, full);
+	return !strcmp(name, full);
+}
+
+static bool selected(const struct tcase *c, int load)
+{
+	int i;
+
+	for (i = 0; i < nr_only; i++)
+		if (named(c, load, only[i]))
+			return true;
+	return !nr_only;
+}
+
+/* Is @name a case, or a per-load case for some load? */
+static bool is_case(const char *name)
+{
+	int i, load;
+
+	for (load = 0; load <= PP_NR_LOADS; load++)
+		for (i = 0; i < (int)ARRAY_SIZE(cases); i++)
+			if ((cases[i].per_load == (load < PP_NR_LOADS)) &&
+			    named(&cases[i], load, name))
+				return true;
+	return false;
 }
 
 /*
@@ -922,14 +1323,15 @@ static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--rounds N] [--warmup N] [--reps N] [--threshold PCT]\n"
-		"       [-t CASE] [-l]\n"
+		"       [-t CASE]... [-e ADDR:PORT] [-l]\n"
 		"  -r, --rounds N       recorded round trips per run (default %d)\n"
 		"  -w, --warmup N       unrecorded round trips first (default %d)\n"
 		"  -n, --reps N         runs per arm (default %d)\n"
 		"  -p, --threshold PCT  wakeups on the sibling required with %s on\n"
 		"                       (default %.0f)\n"
-		"  -t, --test CASE      run one case: a name from -l, or a per-load\n"
-		"                       case without its load prefix, for every load\n"
+		"  -t, --test CASE      run this case (repeatable): a name from -l, or a\n"
+		"                       per-load case without its load prefix (all loads)\n"
+		"  -e, --echo ADDR:PORT a TCP echo peer behind a NIC, for nic_waker\n"
 		"  -l, --list           list the cases\n",
 		prog, rounds, warmup, reps, FEATURE, threshold);
 }
@@ -942,6 +1344,7 @@ int main(int argc, char **argv)
 		{ "reps",      required_argument, NULL, 'n' },
 		{ "threshold", required_argument, NULL, 'p' },
 		{ "test",      required_argument, NULL, 't' },
+		{ "echo",      required_argument, NULL, 'e' },
 		{ "list",      no_argument,       NULL, 'l' },
 		{ "help",      no_argument,       NULL, 'h' },
 		{ }
@@ -950,7 +1353,7 @@ int main(int argc, char **argv)
 	const char *why = NULL;
 	int c, kmsg, warn;
 
-	while ((c = getopt_long(argc, argv, "r:w:n:p:t:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:w:n:p:t:e:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -965,7 +1368,14 @@ int main(int argc, char **argv)
 			threshold = atof(optarg);
 			break;
 		case 't':
-			only = optarg;
+			if (nr_only == MAX_ONLY) {
+				fprintf(stderr, "%s: at most %d -t\n", argv[0], MAX_ONLY);
+				return KSFT_FAIL;
+			}
+			only[nr_only++] = optarg;
+			break;
+		case 'e':
+			echo_peer = optarg;
 			break;
 		case 'l':
 			for_cases(false, true);
@@ -982,9 +1392,11 @@ int main(int argc, char **argv)
 		print_help(stderr, argv[0]);
 		return KSFT_FAIL;
 	}
-	if (only && !for_cases(false, false)) {
-		fprintf(stderr, "%s: no case %s (see -l)\n", argv[0], only);
-		return KSFT_FAIL;
+	for (c = 0; c < nr_only; c++) {
+		if (!is_case(only[c])) {
+			fprintf(stderr, "%s: no case %s (see -l)\n", argv[0], only[c]);
+			return KSFT_FAIL;
+		}
 	}
 
 	ksft_print_header();
