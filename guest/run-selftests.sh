@@ -8,13 +8,14 @@
 # CONFIG_SCHED_CORE off, as Debian does): scripts/expected-skips lists it.
 # With --core-sched, on the kernel of guest/sched-core.config: only the
 # tests that need core scheduling, cs_prctl_test and sis_sync_core_test's
-# core_cookie case.  With --backlog-threads, on a kernel booted with
-# thread_backlog_napi (loopback's receive path in per-CPU kthreads): only
-# sis_sync_core_test's kthread_waker case.
+# core_cookie case.  With --net-wakers, on a kernel booted with
+# thread_backlog_napi (loopback's receive path in per-CPU kthreads) by
+# scripts/vm.sh --net (a virtio NIC and an echo peer, $WP_ECHO): only
+# sis_sync_core_test's kthread_waker and nic_waker cases.
 #
-# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --backlog-threads]
+# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers]
 set -u
-ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --backlog-threads]}
+ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers]}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
 cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 [ -n "$(./run_kselftest.sh -l)" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
@@ -30,10 +31,12 @@ case ${2:-} in
 	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t core_cookie"
 	./run_kselftest.sh -t sched:cs_prctl_test -t sched:sis_sync_core_test 2>&1 |
 		tee "$out" ;;
---backlog-threads)
+--net-wakers)
 	grep -qw thread_backlog_napi /proc/cmdline ||
-		{ echo "run-selftests.sh: --backlog-threads: the kernel was booted without thread_backlog_napi" >&2; exit 1; }
-	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t kthread_waker"
+		{ echo "run-selftests.sh: --net-wakers: the kernel was booted without thread_backlog_napi" >&2; exit 1; }
+	[ -n "${WP_ECHO:-}" ] ||
+		{ echo "run-selftests.sh: --net-wakers: no echo peer (\$WP_ECHO): boot with scripts/vm.sh --net" >&2; exit 1; }
+	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t kthread_waker -t nic_waker -e $WP_ECHO"
 	./run_kselftest.sh -t sched:sis_sync_core_test 2>&1 | tee "$out" ;;
 *)
 	echo "run-selftests.sh: unknown option $2" >&2

@@ -7,8 +7,8 @@
 #   topology preset running the sched kselftests (and the KUnit suites built
 #   into the kernel; stats_test checks the bench statistics) -> with smt, a
 #   core-scheduling kernel (guest/sched-core.config) running the tests that
-#   need it, and the series' kernel booted with thread_backlog_napi running
-#   sis_sync_core_test -t kthread_waker -> a short
+#   need it, and the series' kernel booted with thread_backlog_napi and a
+#   virtio NIC running sis_sync_core_test's kthread_waker and nic_waker -> a short
 #   make bench in the smt guest (bench-smoke) -> an instruction-time (icount)
 #   make bench with --ci-target on flat (bench-icount) -> summary.
 # Skips not listed in scripts/expected-skips count as failures.  The last
@@ -22,7 +22,8 @@ set -euo pipefail
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(smt llc2 flat)
 # With smt, two more boots: the core-scheduling kernel ("core",
-# core_sched_boot) and loopback in kthreads ("napi", napi_boot).
+# core_sched_boot) and network wakers, loopback in kthreads and a NIC
+# ("napi", napi_boot).
 boots=("${presets[@]}")
 for p in "${presets[@]}"; do [ "$p" != smt ] || boots+=(core napi); done
 # Guests booted at once (BOOT_JOBS; make test BOOT_JOBS=N).
@@ -118,12 +119,13 @@ interrupt_checks() {
 }
 
 # One guest: results in $run/NAME; KERNEL empty for the series' kernel,
-# APPEND extra kernel command line (or empty); ARGS after the kselftest
-# directory go to run-selftests.sh.
-boot_guest() {	# name preset kernel append [args...]
-	local name=$1 preset=$2 kernel=$3 append=$4 rc=0
-	shift 4
+# APPEND extra kernel command line (or empty), NET "net" for a NIC (vm.sh
+# --net) or empty; ARGS after the kselftest directory go to run-selftests.sh.
+boot_guest() {	# name preset kernel append net [args...]
+	local name=$1 preset=$2 kernel=$3 append=$4 net=$5 rc=0
+	shift 5
 	local cmd=("$S/vm.sh" -t "$preset" ${kernel:+-k "$kernel"} ${append:+-a "$append"}
+		   ${net:+--net}
 		   -o "$run/$name" --
 		   "$WP_ROOT/guest/run-selftests.sh" "$run/kselftest" "$@")
 	wp_child "${cmd[@]}" || rc=$?
@@ -143,7 +145,7 @@ boot_guest() {	# name preset kernel append [args...]
 }
 
 boot_preset() {	# preset
-	boot_guest "$1" "$1" "" ""
+	boot_guest "$1" "$1" "" "" ""
 }
 
 # Core scheduling ("core" in the summary): the kernel of
@@ -151,15 +153,16 @@ boot_preset() {	# preset
 # series' kernel), on smt, running only the tests that need it.
 core_sched_boot() {
 	"$S/build.sh" --variant sched-core
-	boot_guest core smt "$WP_BUILD/variants/sched-core/obj/arch/x86/boot/bzImage" "" \
+	boot_guest core smt "$WP_BUILD/variants/sched-core/obj/arch/x86/boot/bzImage" "" "" \
 		--core-sched
 }
 
-# Kernel-thread wakers ("napi" in the summary): the series' kernel on smt
-# booted with thread_backlog_napi, so that loopback's receive path runs in
-# per-CPU backlog kthreads; sis_sync_core_test -t kthread_waker.
+# Network wakers ("napi" in the summary): the series' kernel on smt booted
+# with thread_backlog_napi, so that loopback's receive path runs in per-CPU
+# backlog kthreads, and with a virtio NIC (vm.sh --net): sis_sync_core_test's
+# kthread_waker and nic_waker cases.
 napi_boot() {
-	boot_guest napi smt "" thread_backlog_napi --backlog-threads
+	boot_guest napi smt "" thread_backlog_napi net --net-wakers
 }
 
 # The presets in $boot_jobs lanes, longest first (each guest is one

@@ -51,6 +51,11 @@
  *    placed meanwhile; skipped if no async wakeup or no busy waker was
  *    placed (nothing tested the gate).
  *
+ * Cases that need a particular boot skip elsewhere with the reason:
+ * kthread_waker (thread_backlog_napi), nic_waker (a NIC and an echo peer,
+ * --echo; scripts/vm.sh --net) and core_cookie (CONFIG_SCHED_CORE); their
+ * comments say what they check.
+ *
  * Restores every sched feature and kills its helpers on exit.
  */
 #define _GNU_SOURCE
@@ -912,13 +917,14 @@ static void restore_irqs(const int *irqs, int nr)
 /* Waker contexts of an arm, and its sync-sibling placements by context. */
 static void print_ctx(const char *label, const struct ws_counts *c)
 {
-	ksft_print_msg("%-36s wakers: task %llu, softirq %llu, hardirq %llu, kthread %llu; sync-sibling from softirq %llu, kthread %llu\n",
+	ksft_print_msg("%-36s wakers: task %llu, softirq %llu, hardirq %llu, kthread %llu; ",
 		       label, (unsigned long long)c->ctx[WS_CTX_TASK],
 		       (unsigned long long)c->ctx[WS_CTX_SOFTIRQ],
 		       (unsigned long long)c->ctx[WS_CTX_HARDIRQ],
-		       (unsigned long long)c->ctx[WS_CTX_KTHREAD],
-		       (unsigned long long)c->ctx_branch[WS_CTX_SOFTIRQ][WS_BR_SYNC_SIBLING],
-		       (unsigned long long)c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING]);
+		       (unsigned long long)c->ctx[WS_CTX_KTHREAD]);
+	printf("sync-sibling from softirq %llu, kthread %llu\n",
+	       (unsigned long long)c->ctx_branch[WS_CTX_SOFTIRQ][WS_BR_SYNC_SIBLING],
+	       (unsigned long long)c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING]);
 }
 
 #define NIC_THREADED	"/sys/class/net/%s/threaded"
@@ -1009,7 +1015,7 @@ static void test_nic_waker(enum pp_load unused)
 
 	if (!echo_peer) {
 		ksft_test_result_skip("%s: %s\n", name,
-				      "no echo peer (--echo ADDR:PORT; scripts/vm.sh --net has one)");
+				      "no echo peer (--echo; scripts/vm.sh --net has one)");
 		return;
 	}
 	if (!ws_on || make_layout(&l, true) || !l.smt) {
@@ -1037,8 +1043,9 @@ static void test_nic_waker(enum pp_load unused)
 				      name, ifname, nic_cpu, strerror(-ret));
 		return;
 	}
-	ksft_print_msg("%s: %s (peer %s): %d receive interrupt(s) on cpu%d under a spinner; client starts on cpu%d\n",
-		       name, ifname, echo_peer, nr, nic_cpu, l.hop);
+	ksft_print_msg("%s: %s (peer %s): %d receive interrupt(s) on cpu%d under a spinner; ",
+		       name, ifname, echo_peer, nr, nic_cpu);
+	printf("client starts on cpu%d\n", l.hop);
 	snprintf(threaded, sizeof(threaded), NIC_THREADED, ifname);
 	ret = nic_arms(&l, threaded, d);
 	restore_irqs(irqs, nr);
@@ -1063,9 +1070,10 @@ static void test_nic_waker(enum pp_load unused)
 		if (arm == NIC_IDLE_OFF || arm == NIC_IDLE_ON || arm == NIC_BUSY_OFF)
 			ok = ok && !c->branch[WS_BR_SYNC_SIBLING];
 	}
-	ksft_print_msg("%s: busy_prev on put %d of %d wakees on cpu%d's sibling from softirq on the spinner (off: %d): the rst's blind spot, not gated\n",
+	ksft_print_msg("%s: busy_prev on put %d of %d wakees on cpu%d's sibling (off: %d): ",
 		       name, d[NIC_BUSY_ON].cls[SCHED_TOPO_SMT_SIBLING], d[NIC_BUSY_ON].n,
 		       nic_cpu, d[NIC_BUSY_OFF].cls[SCHED_TOPO_SMT_SIBLING]);
+	printf("softirq on the spinner, the rst's blind spot (not gated)\n");
 	nic_cpu = -1;
 	ksft_test_result(ok, "%s\n", name);
 }
@@ -1282,11 +1290,13 @@ static bool is_case(const char *name)
 {
 	int i, load;
 
-	for (load = 0; load <= PP_NR_LOADS; load++)
+	for (load = 0; load <= PP_NR_LOADS; load++) {
+		bool per_load = load < PP_NR_LOADS;
+
 		for (i = 0; i < (int)ARRAY_SIZE(cases); i++)
-			if ((cases[i].per_load == (load < PP_NR_LOADS)) &&
-			    named(&cases[i], load, name))
+			if (cases[i].per_load == per_load && named(&cases[i], load, name))
 				return true;
+	}
 	return false;
 }
 
