@@ -983,6 +983,13 @@ static int nic_arms(const struct layout *l, const char *threaded, struct dist *d
 	return ret;
 }
 
+/* Say why nic_waker fails; false. */
+static bool nic_fail(const char *arm, const char *why)
+{
+	ksft_print_msg("%s: %s\n", arm, why);
+	return false;
+}
+
 /*
  * nic_waker: wakeups from a NIC's receive interrupt, with an echo peer
  * behind the NIC (--echo).  One process trades one-byte messages with the
@@ -997,10 +1004,11 @@ static int nic_arms(const struct layout *l, const char *threaded, struct dist *d
  * on; busy_prev also on with threaded NAPI (the receive work in a napi/
  * kthread).  Gated: every softirq arm saw softirq wakers (else the
  * interrupt did not land under the spinner and the case tested nothing);
- * the off arms never took the sync-sibling branch, nor idle_prev on (the
- * idle previous CPU wins first); the threaded arm saw kthread wakers and
- * none took it.  Printed, not gated: wakees put on H's sibling, the blind
- * spot the rst documents (wake_affine_idle()'s sync rule picks H itself
+ * the off arms never took the sync-sibling branch; the threaded arm saw
+ * kthread wakers and none took it.  Printed, not gated: idle_prev on (the
+ * idle previous CPU wins first, unless a wakeup finds it busy for a
+ * moment) and wakees put on H's sibling, the blind spot the rst documents
+ * (wake_affine_idle()'s sync rule picks H itself
  * for the same reason).
  */
 static void test_nic_waker(enum pp_load unused)
@@ -1012,6 +1020,7 @@ static void test_nic_waker(enum pp_load unused)
 	int irqs[4], nr, ret, arm;
 	struct layout l;
 	bool ok = true;
+	bool bad;
 
 	if (!echo_peer) {
 		ksft_test_result_skip("%s: %s\n", name,
@@ -1061,14 +1070,16 @@ static void test_nic_waker(enum pp_load unused)
 		print_ctx(nic_arm_names[arm], c);
 		ksft_print_msg("%-36s wakees on cpu%d's sibling: %d of %d\n", nic_arm_names[arm],
 			       nic_cpu, d[arm].cls[SCHED_TOPO_SMT_SIBLING], d[arm].n);
-		if (arm == NIC_BUSY_THREADED)
-			ok = ok && c->ctx[WS_CTX_KTHREAD] &&
-			     !c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING] &&
-			     !c->ctx_branch[WS_CTX_HARDIRQ][WS_BR_SYNC_SIBLING];
-		else
-			ok = ok && c->ctx[WS_CTX_SOFTIRQ];
-		if (arm == NIC_IDLE_OFF || arm == NIC_IDLE_ON || arm == NIC_BUSY_OFF)
-			ok = ok && !c->branch[WS_BR_SYNC_SIBLING];
+		bad = !c->ctx[WS_CTX_KTHREAD] ||
+		      c->ctx_branch[WS_CTX_KTHREAD][WS_BR_SYNC_SIBLING] ||
+		      c->ctx_branch[WS_CTX_HARDIRQ][WS_BR_SYNC_SIBLING];
+		if (arm == NIC_BUSY_THREADED && bad)
+			ok = nic_fail(nic_arm_names[arm],
+				      "no kthread wakers, or sync-sibling for one");
+		if (arm != NIC_BUSY_THREADED && !c->ctx[WS_CTX_SOFTIRQ])
+			ok = nic_fail(nic_arm_names[arm], "no softirq wakers: tested nothing");
+		if ((arm == NIC_IDLE_OFF || arm == NIC_BUSY_OFF) && c->branch[WS_BR_SYNC_SIBLING])
+			ok = nic_fail(nic_arm_names[arm], "sync-sibling with the feature off");
 	}
 	ksft_print_msg("%s: busy_prev on put %d of %d wakees on cpu%d's sibling (off: %d): ",
 		       name, d[NIC_BUSY_ON].cls[SCHED_TOPO_SMT_SIBLING], d[NIC_BUSY_ON].n,
