@@ -9,7 +9,7 @@
  */
 #include <kunit/test.h>
 
-/* SIS_CACHE: the short-sleep average, reservations and the scan's pick. */
+/* SIS_CACHE: the short-sleep average, reservations, the scan's passes and pick. */
 
 static void short_sleep_avg_update(struct kunit *test)
 {
@@ -81,12 +81,56 @@ static void sis_pick_fallback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, __sis_pick(-1, -1), -1);
 }
 
+/* Passing over may take half of what the scan may visit, no more. */
+static void sis_pass_limit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, __sis_pass_limit(8), 4);
+	KUNIT_EXPECT_EQ(test, __sis_pass_limit(3), 1);
+	/* A budget of one CPU: that CPU is taken, reserved or not. */
+	KUNIT_EXPECT_EQ(test, __sis_pass_limit(1), 0);
+	KUNIT_EXPECT_EQ(test, __sis_pass_limit(0), 0);
+}
+
+/*
+ * Every idle CPU of a 16-CPU LLC is reserved (the pathological case): the
+ * scan, fed them in order, passes over the first budget / 2 and takes the
+ * next; the first one passed over stays the fallback.
+ */
+static void sis_pass_bounded(struct kunit *test)
+{
+	struct sis_scan ss = { .first = -1, .left = __sis_pass_limit(16) };
+	int cpu, passed = 0;
+
+	for (cpu = 4; cpu < 20; cpu++) {
+		if (!__sis_pass(&ss, cpu, true))
+			break;
+		passed++;
+	}
+	KUNIT_EXPECT_EQ(test, passed, 8);
+	KUNIT_EXPECT_EQ(test, cpu, 12);
+	KUNIT_EXPECT_EQ(test, ss.first, 4);
+	KUNIT_EXPECT_EQ(test, ss.left, 0);
+
+	/* Unreserved CPUs are never passed over and cost nothing. */
+	ss = (struct sis_scan){ .first = -1, .left = 2 };
+	KUNIT_EXPECT_FALSE(test, __sis_pass(&ss, 3, false));
+	KUNIT_EXPECT_EQ(test, ss.left, 2);
+	KUNIT_EXPECT_EQ(test, ss.first, -1);
+
+	/* SIS_CACHE off: no share at all, nothing is passed over. */
+	ss = (struct sis_scan){ .first = -1, .left = 0 };
+	KUNIT_EXPECT_FALSE(test, __sis_pass(&ss, 3, true));
+	KUNIT_EXPECT_EQ(test, ss.first, -1);
+}
+
 static struct kunit_case sched_fair_sis_cache_cases[] = {
 	KUNIT_CASE(short_sleep_avg_update),
 	KUNIT_CASE(short_sleep_avg_limit),
 	KUNIT_CASE(sis_reserve_window),
 	KUNIT_CASE(sis_reserved_predicate),
 	KUNIT_CASE(sis_pick_fallback),
+	KUNIT_CASE(sis_pass_limit),
+	KUNIT_CASE(sis_pass_bounded),
 	{}
 };
 
