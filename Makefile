@@ -14,13 +14,14 @@
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
 #   make fresh-check     .ci/run in a bare Debian 12 root (mmdebstrap; root, ~30 min)
+#   make cost ARGS=layout|clocks   what the series costs against the baseline
 
 # Recipes run their script directly, with no shell in between, so that a
 # signal to make reaches it; variables given on the command line (HOST=1,
 # BOOT_JOBS=2) reach the scripts through the environment.
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test bench rebase fresh-check clean distclean
+.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test bench rebase fresh-check cost clean distclean
 
 help:
 	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
@@ -61,9 +62,12 @@ rebase:
 fresh-check:
 	$(S)/fresh-check.sh $(ARGS)
 
+cost:
+	$(S)/cost.sh $(ARGS)
+
 # Keeps build/linux (it may hold unexported work) and the ccache.
 clean:
-	rm -rf build/obj build/baseline/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series
+	rm -rf build/obj build/baseline/obj build/kselftest build/kselftest-obj build/selftests-repo build/results build/series build/cost
 
 # Never while a fresh-check root still has /dev bound in build/fresh.
 distclean: clean

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 7: what the series costs, measured against the unpatched baseline.
+#
+#   layout   struct task_struct and struct rq, baseline against series:
+#            pahole on kernel/sched/core.o built with DWARF debug info, for
+#            the guest config and for Debian's own (linux-config-6.12,
+#            amd64_none_amd64); only that object is built, in
+#            build/cost/layout/<config>-<kernel>.
+#   clocks   sched_clock_cpu() calls per wakeup (guest/clock-reads.sh:
+#            kprobe events) in the smt guest, baseline kernel against the
+#            series with its features off and with SIS_CACHE on.
+#
+# Builds what is missing (the baseline kernel with build.sh --baseline).
+# Results go to build/cost/<what>/ and are printed.
+#
+# usage: cost.sh layout | clocks [REPS]
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+usage="usage: $WP_ME layout | clocks [REPS]"
+[ $# -ge 1 ] || die "$usage"
+what=$1; shift
+case $what in
+layout) [ $# = 0 ] || die "$usage" ;;
+clocks) [ $# -le 1 ] || die "$usage"
+	reps=${1:-3}
+	[[ $reps =~ ^[1-9][0-9]*$ ]] || die "clocks: REPS must be a positive number, not '$reps'" ;;
+-h|--help) wp_help; exit 0 ;;
+*) die "$usage" ;;
+esac
+require_tree
+"$WP_ROOT/scripts/deps.sh" --check
+COST=$WP_BUILD/cost
+DEBCONF=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+
+# Make @obj's .config from @base (a .config file, or "debian") with DWARF
+# debug info, then build only kernel/sched/core.o from @src.
+layout_build() {	# src obj base
+	local src=$1 obj=$2 base=$3
+	local kmake=(make -C "$src" "${KMAKE_VARS[@]}" -j"$(nproc)" -s O="$obj" CC="ccache gcc")
+	mkdir -p "$obj"
+	if [ "$base" = debian ]; then
+		[ -r "$DEBCONF" ] || die "no $DEBCONF: install linux-config-6.12 (make deps)"
+		xzcat "$DEBCONF" > "$obj/.config.new"
+		# Debian's signing keys are not here; core.o needs none.
+		"$src/scripts/config" --file "$obj/.config.new" \
+			--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+			--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+	else
+		cp "$base" "$obj/.config.new"
+		"$src/scripts/config" --file "$obj/.config.new" \
+			-d DEBUG_INFO_NONE -e DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT
+	fi
+	cmp -s "$obj/.config.new" "$obj/.config.in" 2>/dev/null ||
+		{ cp "$obj/.config.new" "$obj/.config.in"; cp "$obj/.config.new" "$obj/.config"; }
+	rm -f "$obj/.config.new"
+	"${kmake[@]}" olddefconfig >/dev/null
+	grep -q '^CONFIG_DEBUG_INFO=y' "$obj/.config" ||
+		die "$obj: no CONFIG_DEBUG_INFO after olddefconfig"
+	"${kmake[@]}" prepare >/dev/null || die "$obj: make prepare failed"
+	"${kmake[@]}" kernel/sched/core.o || die "$obj: kernel/sched/core.o failed"
+}
+
+# "size: N, cachelines: M" of @struct in @obj's core.o, then the series'
+# own members with their offsets (none in the baseline).
+layout_summary() {	# obj struct
+	local o=$1/kernel/sched/core.o
+	pahole -C "$2" "$o" > "$1/$2.txt" || die "pahole -C $2 $o failed"
+	awk -v s="$2" '/\/\* size:/ { gsub(/[\/*,]/, ""); print s ": size " $2 " bytes, " $4 " cachelines" }' "$1/$2.txt" | tail -1
+	grep -E 'short_sleep|sis_reserved' "$1/$2.txt" |
+		sed -e 's/^[[:space:]]*/    /' -e 's/[[:space:]]\{2,\}/ /g' || :
+}
+
+do_layout() {
+	local cfg k src base obj
+	[ -d "$WP_BUILD/baseline/linux" ] || "$WP_ROOT/scripts/build.sh" --baseline
+	[ -f "$WP_OBJ/.config" ] || die "no $WP_OBJ/.config: run make build first"
+	mkdir -p "$COST/layout"
+	for cfg in guest debian; do
+		for k in baseline series; do
+			if [ $k = baseline ]; then
+				src=$WP_BUILD/baseline/linux base=$WP_BUILD/baseline/obj/.config
+			else
+				src=$WP_TREE base=$WP_OBJ/.config
+			fi
+			[ $cfg = guest ] || base=debian
+			obj=$COST/layout/$cfg-$k
+			log "building $cfg-$k core.o with debug info ($(git -C "$src" describe --always))"
+			layout_build "$src" "$obj" "$base"
+		done
+	done
+	{
+		echo "# pahole -C task_struct,rq kernel/sched/core.o (DWARF), $(date -u +%FT%TZ)"
+		echo "# series at $(tgit rev-parse --short=12 HEAD), baseline $WP_BASE_TAG"
+		for cfg in guest debian; do
+			for k in baseline series; do
+				echo "$cfg config, $k:"
+				layout_summary "$COST/layout/$cfg-$k" task_struct | sed 's/^/  /'
+				layout_summary "$COST/layout/$cfg-$k" rq | sed 's/^/  /'
+			done
+		done
+	} | tee "$COST/layout/summary.txt"
+	log "full pahole output: $COST/layout/*/{task_struct,rq}.txt"
+}
+
+do_clocks() {
+	local k kernel out
+	local base_k=$WP_BUILD/baseline/obj/arch/x86/boot/bzImage
+	[ -f "$base_k" ] || "$WP_ROOT/scripts/build.sh" --baseline
+	[ -f "$WP_OBJ/arch/x86/boot/bzImage" ] || "$WP_ROOT/scripts/build.sh"
+	[ -x "$WP_BUILD/kselftest/sched/wakebench" ] || "$WP_ROOT/scripts/build.sh" --selftests
+	out=$COST/clocks-$(date -u +%Y%m%d-%H%M%S)
+	mkdir -p "$out"
+	for k in baseline series; do
+		kernel=$WP_OBJ/arch/x86/boot/bzImage
+		[ $k = series ] || kernel=$base_k
+		log "$k: booting smt with guest/clock-reads.sh ($reps runs per load and arm)"
+		wp_child "$WP_ROOT/scripts/vm.sh" -t smt -k "$kernel" -o "$out/$k" -- \
+			"$WP_ROOT/guest/clock-reads.sh" "$WP_BUILD/kselftest/sched/wakebench" "$reps" ||
+			die "$k: the guest failed (see $out/$k/output.log)"
+	done
+	# Median per-wakeup count per load and arm, against the baseline's.
+	cat "$out"/baseline/output.log "$out"/series/output.log |
+		awk '/^clock-reads / { k = $2 " " $3; v[k] = v[k] " " $NF; n[k]++; w[k] += $9
+			if (!(k in seen)) { seen[k] = 1; ord[++m] = k } }
+		END {
+			printf "%-8s %-10s %4s %10s %14s %10s\n", "load", "arm", "n", "wakeups", "sclk/wakeup", "vs base"
+			for (i = 1; i <= m; i++) {
+				k = ord[i]; c = split(substr(v[k], 2), a, " ")
+				for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++)
+					if (a[y] < a[x]) { tmp = a[x]; a[x] = a[y]; a[y] = tmp }
+				med = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+				split(k, lk, " "); if (lk[2] == "base") b[lk[1]] = med
+				d = (lk[1] in b) ? sprintf("%+.3f", med - b[lk[1]]) : "-"
+				printf "%-8s %-10s %4d %10d %14.3f %10s   (min %.3f max %.3f)\n", lk[1], lk[2], c, w[k], med, d, a[1], a[c]
+			}
+		}' | tee "$out/summary.txt"
+	log "sched_clock_cpu() hits per try_to_wake_up() hit, median of $reps runs of 1 s (TCG, smt); raw: $out/*/output.log"
+}
+
+case $what in
+layout) do_layout ;;
+clocks) do_clocks ;;
+esac
