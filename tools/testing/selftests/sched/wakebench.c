@@ -24,6 +24,13 @@
  * needing a level the source does not give (the LLC without sysfs cache
  * topology) exits 4 naming it.
  *
+ * --sleepers adds a short sleeper pinned to every CPU wakebench may use:
+ * it works WORK_US and sleeps SLEEP_US, over and over, so that each CPU is
+ * idle most of the time yet vacated by a short sleeper that comes back
+ * soon: the worst case of SIS_CACHE, every idle CPU of the LLC reserved
+ * while the pairs wake.  Pinned, the sleepers never go through
+ * select_task_rq(); their cycles in the window are reported.
+ *
  * Evidence counters are taken around the measured window only (after the
  * warm-up, before the tasks are killed): perf software counters (task
  * clock, context switches, CPU migrations) of wakebench and every task of
@@ -119,6 +126,7 @@ static struct {
 	int spin_ns;		/* rr loads: busy work of side A per round trip */
 	unsigned long spin_loops;	/* spin_ns as iterations, calibrated */
 	int cpu_a, cpu_b;	/* --cpus: side A's and side B's CPU, or -1 */
+	int sl_sleep_us, sl_work_us;	/* --sleepers, or sl_sleep_us 0 */
 	bool quiet;
 } opt = {
 	.load = L_PIPE, .placement = P_UNBOUND, .pairs_arg = "1",
@@ -141,11 +149,13 @@ struct shared {
 	int go;			/* pairs start together */
 	int measuring;		/* wakelat records latencies */
 	int nr_lat;
+	unsigned long sleeper_cycles;	/* --sleepers: sleeps, all CPUs */
 	struct pair pair[MAX_PAIRS];
 	float lat[MAX_LAT];	/* wakeup latencies, us */
 };
 
 static struct shared *sh;
+static int nr_sleepers;		/* --sleepers started */
 static struct sched_topo topo;
 static bool have_topo;
 static const char *topo_why;
@@ -228,6 +238,21 @@ static void rr_b(struct pair *p, int fd[2])
 	for (;;)
 		if (pp_xfer(fd[0], false) || pp_xfer(fd[1], true))
 			_exit(32);
+}
+
+/* --sleepers: work, sleep briefly, on @cpu only, until killed. */
+static void sleeper_loop(int cpu)
+{
+	prctl(PR_SET_NAME, "wb-sleeper");
+	pin_self(cpu);
+	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (;;) {
+		pp_spin_us(opt.sl_work_us);
+		pp_sleep_us(opt.sl_sleep_us);
+		if (__atomic_load_n(&sh->measuring, __ATOMIC_RELAXED))
+			__atomic_fetch_add(&sh->sleeper_cycles, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void stream_tx(struct pair *p, int fd[2])
@@ -887,6 +912,10 @@ static void print_help(FILE *f, const char *prog)
 		"      --cpus A,B      pin side A (the requester: pipe's writer, the client)\n"
 		"                      to CPU A and side B to CPU B, every pair (instead of\n"
 		"                      -p; A = B stacks them; placement cpus:A/B)\n"
+		"      --sleepers SLEEP_US[,WORK_US]\n"
+		"                      also run a short sleeper pinned to every allowed CPU:\n"
+		"                      busy WORK_US (default 20), asleep SLEEP_US, in a loop\n"
+		"                      (SIS_CACHE's worst case: every idle CPU reserved)\n"
 		"  -q, --quiet         only the JSON line\n"
 		"      --list          print the valid values, one line each:\n"
 		"                      \"loads: L...\", \"levels: half cpus 2cpus 1-%d\",\n"
@@ -981,6 +1010,19 @@ static void parse_cpus(const char *s)
 	opt.cpu_b = b;
 }
 
+/* --sleepers SLEEP_US[,WORK_US] */
+static void parse_sleepers(const char *s)
+{
+	int sl, wk = 20, n = -1;
+
+	if (sscanf(s, "%d%n,%d%n", &sl, &n, &wk, &n) < 1 || s[n] ||
+	    sl < 1 || sl > 1000000 || wk < 0 || wk > 1000000)
+		usage_error("--sleepers '%s': want SLEEP_US[,WORK_US] (1-1000000, 0-1000000)",
+			    s);
+	opt.sl_sleep_us = sl;
+	opt.sl_work_us = wk;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -994,6 +1036,7 @@ static void parse_args(int argc, char **argv)
 		{ "work-us",	required_argument, NULL, 'W' },
 		{ "spin-ns",	required_argument, NULL, 'N' },
 		{ "cpus",	required_argument, NULL, 'C' },
+		{ "sleepers",	required_argument, NULL, 'R' },
 		{ "quiet",	no_argument,       NULL, 'q' },
 		{ "list",	no_argument,       NULL, 'L' },
 		{ "help",	no_argument,       NULL, 'h' },
@@ -1042,6 +1085,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'C':
 			parse_cpus(optarg);
+			break;
+		case 'R':
+			parse_sleepers(optarg);
 			break;
 		case 'q':
 			opt.quiet = true;
@@ -1114,6 +1160,10 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 			printf(" (%lu %s)", ops,
 			       metric[0] == 'm' ? "bytes" : "round trips");
 		printf(", migrations %ld", migr);
+		if (nr_sleepers)
+			printf(", %d sleepers (%d us asleep, %d us busy): %lu sleeps",
+			       nr_sleepers, opt.sl_sleep_us, opt.sl_work_us,
+			       sh->sleeper_cycles);
 		if (perf.ok) {
 			printf("; window: %llu ctx switches",
 			       (unsigned long long)perf.value[1]);
@@ -1151,6 +1201,12 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	json_num(&j, "value", value);
 	json_int(&j, "ops", ops);
 	json_int(&j, "migrations", migr);
+	if (nr_sleepers) {
+		json_int(&j, "sleepers", nr_sleepers);
+		json_int(&j, "sleeper_sleep_us", opt.sl_sleep_us);
+		json_int(&j, "sleeper_work_us", opt.sl_work_us);
+		json_int(&j, "sleeper_cycles", sh->sleeper_cycles);
+	}
 	if (opt.spin_ns) {
 		json_int(&j, "spin_ns", opt.spin_ns);
 		json_int(&j, "spin_loops", opt.spin_loops);
@@ -1172,7 +1228,7 @@ static void report(int argc, char **argv, double secs, unsigned long ops,
 	printf("\n");
 }
 
-static pid_t pids[2 * MAX_PAIRS];
+static pid_t pids[2 * MAX_PAIRS + SCHED_TOPO_MAX_CPUS];
 static int nr_pids;
 
 static void kill_all(void)
@@ -1186,6 +1242,30 @@ static void kill_all(void)
 		if (pids[i] > 0)
 			waitpid(pids[i], NULL, 0);
 	nr_pids = 0;
+}
+
+/* --sleepers: one per CPU this process may use; 0 or -errno. */
+static int start_sleepers(void)
+{
+	cpu_set_t allowed;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -errno;
+	for (cpu = 0; cpu < CPU_SETSIZE && nr_sleepers < SCHED_TOPO_MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		pids[nr_pids] = pp_fork();
+		if (pids[nr_pids] < 0)
+			return -errno;
+		if (!pids[nr_pids]) {
+			sleeper_loop(cpu);
+			_exit(39);
+		}
+		nr_pids++;
+		nr_sleepers++;
+	}
+	return 0;
 }
 
 static void on_signal(int sig)
@@ -1295,6 +1375,14 @@ int main(int argc, char **argv)
 		if (ret) {
 			fprintf(stderr, "wakebench: cannot start pair %d of %d: %s: %s\n",
 				i, opt.pairs, what, strerror(-ret));
+			return 1;
+		}
+	}
+	if (opt.sl_sleep_us) {
+		ret = start_sleepers();
+		if (ret) {
+			fprintf(stderr, "wakebench: cannot start the sleepers: %s\n",
+				strerror(-ret));
 			return 1;
 		}
 	}

@@ -24,6 +24,8 @@
 #    cause, a non-zero exit and no leftover process.
 #  list_and_bad_values: --list prints the loads, levels and placements;
 #    each listed value is accepted, bad values exit 2 at once.
+#  sleepers: --sleepers runs one short sleeper pinned to each allowed CPU,
+#    counts their sleeps in the window and leaves none behind.
 #  help_options: -h and --help of every tool next to this script print
 #    the usage on stdout and exit 0.
 #
@@ -394,6 +396,10 @@ test_list_and_bad_values() {
 --cpus a,b
 --cpus 0,-1
 --cpus 0,99999
+--sleepers 0
+--sleepers x
+--sleepers 50,-1
+--sleepers 50,20,3
 EOF
 	[ $ok = 1 ] && pass $name || fail $name
 }
@@ -430,6 +436,32 @@ test_spin_ns() {
 			msg "pipe stacked: $(jget "$tmp/out.0" value) us/op, with 20 us spun" \
 			    "($loops loops) $(jget "$tmp/out.20000" value) us/op"
 		fi
+	fi
+	[ $ok = 1 ] && pass $name || fail $name
+}
+
+# --sleepers: one sleeper per allowed CPU (two here: taskset 0,1 when the
+# machine has them), their sleeps in the window counted and reported; the
+# pairs still run, no sleeper is left behind.
+test_sleepers() {
+	name=sleepers ok=1 cpus=0
+
+	[ "$(nproc)" -lt 2 ] || cpus=0,1
+	want=$(echo "$cpus" | tr , '\n' | wc -l)
+	taskset -c "$cpus" "$wb" -l pipe --sleepers 200,20 -d 0.5 -w 0.1 \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ns=$(jget "$tmp/out" sleepers)
+	cy=$(jget "$tmp/out" sleeper_cycles)
+	left=$(pgrep -x wb-sleeper | wc -l)
+	if [ $rc != 0 ] || [ "$ns" != "$want" ] || ! check "${cy:-0} > 0" ||
+	   [ "$(jget "$tmp/out" sleeper_sleep_us)" != 200 ] || [ "$left" != 0 ]; then
+		msg "--sleepers 200,20 on cpus $cpus: exit $rc, sleepers $ns (want $want)," \
+		    "sleeps $cy (want > 0), $left left running: $(head -n 1 "$tmp/err")"
+		ok=0
+	else
+		msg "--sleepers 200,20 on cpus $cpus: $ns sleepers, $cy sleeps in" \
+		    "$(jget "$tmp/out" duration_s) s; pipe $(jget "$tmp/out" value) us/op"
 	fi
 	[ $ok = 1 ] && pass $name || fail $name
 }
@@ -500,7 +532,7 @@ if [ ! -x "$wb" ]; then
 	echo "1..0 # SKIP no wakebench next to $0"
 	exit $KSFT_SKIP
 fi
-echo "1..9"
+echo "1..10"
 msg "kernel $(uname -r), $(nproc) CPUs," \
     "/proc/schedstat $([ -e /proc/schedstat ] && echo present || echo absent)"
 test_stacked_without_schedstat
@@ -519,6 +551,7 @@ fi
 test_fork_failure_clean
 test_list_and_bad_values
 test_spin_ns
+test_sleepers
 test_cpus
 test_help_options
 echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
