@@ -73,8 +73,20 @@ layout_summary() {	# obj struct
 		sed -e 's/^[[:space:]]*/    /' -e 's/[[:space:]]\{2,\}/ /g' || :
 }
 
+# Members of @struct that the series moves to another cache line by other
+# than whole lines (they leave their neighbours), top-level members only:
+# "name +delta (line a -> b)".
+layout_moved() {	# struct baseline-obj series-obj
+	local m='s|^\t[^\t/].*[^a-z_0-9]\([a-z_][a-z_0-9]*\)\(\[[^]]*\]\)*\( __attribute__.*\)*;[[:space:]]*/\*[[:space:]]*\([0-9]*\)[[:space:]].*|\1 \4|p'
+
+	awk 'NR == FNR { b[$1] = $2; next }
+	     ($1 in b) && ($2 - b[$1]) % 64 && int(b[$1] / 64) != int($2 / 64) {
+		printf "%s %+d (line %d -> %d)\n", $1, $2 - b[$1], b[$1] / 64, $2 / 64 }' \
+		<(sed -n "$m" "$2/$1.txt") <(sed -n "$m" "$3/$1.txt")
+}
+
 do_layout() {
-	local cfg k src base obj
+	local cfg k src base obj s
 	[ -d "$WP_BUILD/baseline/linux" ] || "$WP_ROOT/scripts/build.sh" --baseline
 	[ -f "$WP_OBJ/.config" ] || die "no $WP_OBJ/.config: run make build first"
 	mkdir -p "$COST/layout"
@@ -99,6 +111,11 @@ do_layout() {
 				echo "$cfg config, $k:"
 				layout_summary "$COST/layout/$cfg-$k" task_struct | sed 's/^/  /'
 				layout_summary "$COST/layout/$cfg-$k" rq | sed 's/^/  /'
+			done
+			echo "  moved to another cache line by the series ($cfg config):"
+			for s in task_struct rq; do
+				layout_moved $s "$COST/layout/$cfg-baseline" "$COST/layout/$cfg-series" |
+					sed "s/^/    $s./"
 			done
 		done
 	} | tee "$COST/layout/summary.txt"
