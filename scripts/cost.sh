@@ -9,27 +9,50 @@
 #            amd64_none_amd64); only that object is built, in
 #            build/cost/layout/<config>-<kernel>.
 #   clocks   sched_clock_cpu() calls per wakeup (guest/clock-reads.sh:
-#            kprobe events) in the smt guest, baseline kernel against the
-#            series with its features off and with SIS_CACHE on.
+#            kprobe events), baseline kernel against the series with its
+#            features off and with SIS_CACHE on.
+#   worst    SIS_CACHE's worst case (guest/sis-worst.sh): a short sleeper on
+#            every CPU keeps every idle CPU reserved while pipe pairs wake;
+#            scan length, CPUs passed over, branches, wake->run p99 and time
+#            per op, features off against SIS_CACHE on.
+#   scale    the worst case on one-LLC guests of 4, 8, 16 and 32 CPUs (raw
+#            -smp, no SMT): scan length and time per op against LLC size,
+#            a table and a plot (scale.svg).
 #
+# Options: -I, --icount  instruction-time guests (vm.sh -I): repeatable, path
+#          length only (scale always runs so); -t TOPO  the guest topology
+#          (clocks, worst; default smt); REPS runs per arm (default 3).
 # Builds what is missing (the baseline kernel with build.sh --baseline).
-# Results go to build/cost/<what>/ and are printed.
+# Results go to build/cost/<what>-<date>/ and are printed; every table says
+# which accelerator ran.
 #
-# usage: cost.sh layout | clocks [REPS]
+# usage: cost.sh layout | clocks|worst|scale [-I] [-t TOPO] [REPS]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: $WP_ME layout | clocks [REPS]"
+usage="usage: $WP_ME layout | clocks|worst|scale [-I] [-t TOPO] [REPS]"
 [ $# -ge 1 ] || die "$usage"
 what=$1; shift
+icount= topo=smt reps=3
 case $what in
 layout) [ $# = 0 ] || die "$usage" ;;
-clocks) [ $# -le 1 ] || die "$usage"
-	reps=${1:-3}
-	[[ $reps =~ ^[1-9][0-9]*$ ]] || die "clocks: REPS must be a positive number, not '$reps'" ;;
+clocks|worst|scale)
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-I|--icount) icount=1; shift ;;
+		-t) [ $what != scale ] || die "scale: the topologies are fixed (one LLC of 4 ... 32 CPUs)"
+		    topo=${2:?"$usage"}; shift 2 ;;
+		-*) die "$usage" ;;
+		*) [ $# = 1 ] || die "$usage"
+		   [[ $1 =~ ^[1-9][0-9]*$ ]] || die "$what: REPS must be a positive number, not '$1'"
+		   reps=$1; shift ;;
+		esac
+	done ;;
 -h|--help) wp_help; exit 0 ;;
 *) die "$usage" ;;
 esac
+[ $what != scale ] || icount=1
+accel=${icount:+icount}
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
 COST=$WP_BUILD/cost

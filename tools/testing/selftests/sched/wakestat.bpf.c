@@ -213,6 +213,8 @@ int on_select(__u64 *ctx)
 	c->scan_sum += r.nr_scanned;
 	c->passed[log2_slot(r.nr_passed)]++;
 	c->passed_sum += r.nr_passed;
+	c->scan_n[r.nr_scanned < WS_EXACT_SLOTS - 1 ? r.nr_scanned : WS_EXACT_SLOTS - 1]++;
+	c->passed_n[r.nr_passed < WS_EXACT_SLOTS - 1 ? r.nr_passed : WS_EXACT_SLOTS - 1]++;
 
 	tp = bpf_map_lookup_elem(&tasks, &r.pid);
 	if (!tp) {

@@ -13,6 +13,7 @@
 #define WS_MAX_CPUS		256	/* SCHED_TOPO_MAX_CPUS */
 #define WS_COMM_LEN		16
 #define WS_LOG2_SLOTS		32	/* slot 0: 0; slot k: [2^(k-1), 2^k) */
+#define WS_EXACT_SLOTS		65	/* exact counts below 64: the longest scan */
 #define WS_LAT_SUB		8	/* latency: 8 sub-buckets per power of 2 */
 #define WS_LAT_SLOTS		512
 #define WS_MAX_TASKS		16384	/* per-wakee state, LRU */
@@ -144,6 +145,8 @@ struct ws_counts {
 	__u64 wakeups;			/* fallback mode: sched_wakeup events */
 	__u64 cache[WS_CE_NR][2];	/* SIS_CACHE, all tasks: [event][in window] */
 	__u64 cache_window[WS_LOG2_SLOTS];	/* windows of reservations made, us */
+	__u64 scan_n[WS_EXACT_SLOTS];	/* by CPUs examined: 0 .. 63, 64 or more */
+	__u64 passed_n[WS_EXACT_SLOTS];	/* by CPUs passed over, likewise */
 };
 
 #endif /* __WAKESTAT_H */
