@@ -79,6 +79,7 @@
 #define CONTEST_PCT	20.0
 
 static struct sched_topo topo;
+static int llc_width;		/* CPUs in the widest LLC */
 static int rounds = 400, warmup = 40, long_rounds = 120;
 static int run_us = 200, sleep_us = 2000, burst_us = 3000;
 static int long_sleep_us = 10000;
@@ -554,6 +555,23 @@ static void test_wakestat(int scenario, const char *name)
 	ksft_print_msg("%s: scan length: off %.2f, on %.2f CPUs per placement\n",
 		       name, ws_mean(off->scan_sum, off->decided),
 		       ws_mean(on->scan_sum, on->decided));
+	/*
+	 * The bound on passing over: no scan examines a CPU twice, so none
+	 * is longer than the widest LLC, and none goes on past more than
+	 * half of it.
+	 */
+	for (i = 0; i < 2; i++) {
+		const struct ws_counts *c = &ws_tally[scenario][i];
+		int smax = ws_exact_max(c->scan_n), pmax = ws_exact_max(c->passed_n);
+
+		ksft_print_msg("%s: SIS_CACHE %s: longest scan %d, most passed %d (LLC %d)\n",
+			       name, i ? "on" : "off", smax, pmax, llc_width);
+		if (smax > llc_width || pmax > llc_width / 2) {
+			ksft_print_msg("%s: scan longer than the LLC, or past over half\n",
+				       name);
+			ok = false;
+		}
+	}
 	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%)\n",
 		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT);
 	/* How reservations began and ended (sched_sis_cache_tp), all tasks. */
@@ -679,7 +697,7 @@ int main(int argc, char **argv)
 	const char *why;
 	struct ws_filter wf = { .comm = STEALER_COMM };
 	long long old_cost;
-	int c, kmsg, warn, plan;
+	int c, i, kmsg, warn, plan;
 
 	while ((c = getopt_long(argc, argv, "r:w:s:u:b:S:L:m:x:t:lh", opts,
 				NULL)) != -1) {
@@ -750,6 +768,9 @@ int main(int argc, char **argv)
 	why = sched_topo_unknown(&topo, SCHED_TOPO_SMT | SCHED_TOPO_LLC);
 	if (why)
 		ksft_exit_skip("%s\n", why);
+	for (i = 0; i <= topo.max_cpu; i++)
+		if (CPU_ISSET(i, &topo.online) && CPU_COUNT(&topo.llc[i]) > llc_width)
+			llc_width = CPU_COUNT(&topo.llc[i]);
 	if (find_layout(&lay, false))
 		ksft_exit_skip("needs an LLC with 4 CPUs on 2 cores, P_k off H_k's core\n");
 	have_sib = !find_layout(&lay_sib, true);

@@ -330,8 +330,8 @@ static double pct(__u64 a, __u64 n)
 	return n ? 100.0 * a / n : 0;
 }
 
-/* The largest value counted in @v (WS_EXACT_SLOTS - 1: that many or more), or -1. */
-static int exact_max(const __u64 *v)
+/* See wakestat_trace.h. */
+int ws_exact_max(const __u64 *v)
 {
 	int s;
 
@@ -485,13 +485,13 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 				pct(c->ctx[r], n),
 				(unsigned long long)c->ctx_branch[r][WS_BR_SYNC_SIBLING]);
 		fprintf(f, "scan length: mean %.2f CPUs examined per wakeup, longest %d%s\n",
-			ws_mean(c->scan_sum, n), exact_max(c->scan_n),
-			exact_max(c->scan_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
+			ws_mean(c->scan_sum, n), ws_exact_max(c->scan_n),
+			ws_exact_max(c->scan_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
 		log2_text(f, "CPUs examined", c->scan);
 		fprintf(f, "passed over (reserved idle CPUs): mean %.2f, %llu in all, most %d%s\n",
 			ws_mean(c->passed_sum, n),
-			(unsigned long long)c->passed_sum, exact_max(c->passed_n),
-			exact_max(c->passed_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
+			(unsigned long long)c->passed_sum, ws_exact_max(c->passed_n),
+			ws_exact_max(c->passed_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
 		if (c->passed_sum)
 			log2_text(f, "CPUs passed over", c->passed);
 		fprintf(f, "chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%)\n",
@@ -567,8 +567,8 @@ void ws_report_json(struct json *j, const struct ws_trace *t,
 	json_num(j, "scan_mean", ws_mean(c->scan_sum, c->decided));
 	json_u64_array(j, "scan_log2", c->scan, WS_LOG2_SLOTS);
 	json_int(j, "passed_sum", c->passed_sum);
-	json_int(j, "scan_max", exact_max(c->scan_n));
-	json_int(j, "passed_max", exact_max(c->passed_n));
+	json_int(j, "scan_max", ws_exact_max(c->scan_n));
+	json_int(j, "passed_max", ws_exact_max(c->passed_n));
 	json_u64_array(j, "passed_log2", c->passed, WS_LOG2_SLOTS);
 	json_int(j, "agree", c->agree);
 	json_int(j, "disagree", c->disagree);

@@ -52,6 +52,8 @@ void ws_counts_add(struct ws_counts *d, const struct ws_counts *a);
 /* The upper bound of the latency bucket holding quantile @q, in ns. */
 double ws_lat_quantile(const struct ws_counts *c, double q);
 double ws_mean(__u64 sum, __u64 n);
+/* The largest value in scan_n or passed_n (WS_EXACT_SLOTS - 1: or more), or -1. */
+int ws_exact_max(const __u64 *v);
 const char *ws_branch_name(unsigned int b);
 const char *ws_rel_name(unsigned int r);
 const char *ws_ctx_name(unsigned int x);
