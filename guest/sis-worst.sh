@@ -82,6 +82,7 @@ while [ "$r" -le "$reps" ]; do
 			"reserved $(jbranch reserved "$tmp/ws.json")" \
 			"target $(jbranch target "$tmp/ws.json")" \
 			"prev $(jbranch prev "$tmp/ws.json")" \
+			"none $(jbranch none "$tmp/ws.json")" \
 			"lat_p99_us $(jnum lat_p99_us "$tmp/ws.json")"
 		echo "worst-json $arm run $r: $(cat "$tmp/ws.json")"
 	done

@@ -52,10 +52,11 @@ clocks|worst|scale)
 *) die "$usage" ;;
 esac
 [ $what != scale ] || icount=1
-accel=${icount:+icount}
+
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
 COST=$WP_BUILD/cost
+WORST_SLEEPERS=100,20	# sis-worst.sh sleepers: 100 us asleep, 20 us busy
 DEBCONF=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 
 # Make @obj's .config from @base (a .config file, or "debian") with DWARF
@@ -156,8 +157,8 @@ do_clocks() {
 	for k in baseline series; do
 		kernel=$WP_OBJ/arch/x86/boot/bzImage
 		[ $k = series ] || kernel=$base_k
-		log "$k: booting smt with guest/clock-reads.sh ($reps runs per load and arm)"
-		wp_child "$WP_ROOT/scripts/vm.sh" -t smt -k "$kernel" -o "$out/$k" -- \
+		log "$k: booting $topo${icount:+ (icount)} with guest/clock-reads.sh ($reps runs per load and arm)"
+		wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$topo" -k "$kernel" -o "$out/$k" -- \
 			"$WP_ROOT/guest/clock-reads.sh" "$WP_BUILD/kselftest/sched/wakebench" "$reps" ||
 			die "$k: the guest failed (see $out/$k/output.log)"
 	done
@@ -177,10 +178,118 @@ do_clocks() {
 				printf "%-8s %-10s %4d %10d %14.3f %10s   (min %.3f max %.3f)\n", lk[1], lk[2], c, w[k], med, d, a[1], a[c]
 			}
 		}' | tee "$out/summary.txt"
-	log "sched_clock_cpu() hits per try_to_wake_up() hit, median of $reps runs of 1 s (TCG, smt); raw: $out/*/output.log"
+	log "sched_clock_cpu() hits per try_to_wake_up() hit, median of $reps runs of 1 s (${icount:+icount, }$topo); raw: $out/*/output.log"
+}
+
+
+# The rows of guest/sis-worst.sh in @logs, summarised per label (the file's
+# directory name) and arm, medians over the runs: time per op, wakeups
+# decided, the share that scanned (chosen by the idle-core, idle-CPU or
+# reserved branch, or by none), CPUs examined and passed over per scanning
+# wakeup, the reserved fallback's share of them, wake->run p99; "max": the
+# longest scan and most passes of any one wakeup in any run.
+worst_table() {	# logs...
+	awk '
+	FNR == 1 { lab = FILENAME; sub(/\/output\.log$/, "", lab); sub(/.*\//, "", lab) }
+	/^worst [^ ]+ run [0-9]+:/ {
+		k = lab " " $2
+		if (!(k in seen)) { seen[k] = 1; ord[++m] = k }
+		n[k]++
+		for (i = 5; i < NF; i += 2) v[k, $i, n[k]] = $(i + 1)
+	}
+	function med(k, f,   c, i, j, t, a) {
+		c = n[k]
+		for (i = 1; i <= c; i++) a[i] = v[k, f, i] + 0
+		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+	}
+	function most(k, f,   i, x) {
+		x = -1
+		for (i = 1; i <= n[k]; i++) if (v[k, f, i] + 0 > x) x = v[k, f, i] + 0
+		return x
+	}
+	END {
+		printf "%-8s %-9s %2s %10s %7s %8s %8s %6s %4s %6s %4s %8s %7s\n", "guest", "arm", "n",
+		       "us/op", "vs off", "wakeups", "scanned", "CPUs", "max", "passed", "max", "reserved", "p99 us"
+		for (o = 1; o <= m; o++) {
+			k = ord[o]; split(k, lk, " ")
+			u = med(k, "us_per_op"); if (lk[2] == "off") off[lk[1]] = u
+			d = med(k, "decided")
+			s = med(k, "idle_cpu") + med(k, "idle_core") + med(k, "reserved") + med(k, "none")
+			printf "%-8s %-9s %2d %10.3f %7s %8d %7.1f%% %6.2f %4d %6.2f %4d %7.1f%% %7.1f\n",
+			       lk[1], lk[2], n[k], u,
+			       (lk[1] in off) ? sprintf("%+.2f%%", 100 * (u / off[lk[1]] - 1)) : "-",
+			       d, d ? 100 * s / d : 0, s ? med(k, "scan_mean") * d / s : 0,
+			       most(k, "scan_max"), s ? med(k, "passed_sum") / s : 0,
+			       most(k, "passed_max"), s ? 100 * med(k, "reserved") / s : 0,
+			       med(k, "lat_p99_us")
+		}
+	}' "$@"
+}
+
+# Boot the series kernel on @topo with guest/sis-worst.sh into @dir.
+worst_boot() {	# topo dir pairs
+	log "worst case on $1 (${icount:+icount, }$reps runs per arm, $3 pipe pairs)"
+	wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$1" -T 3600 -o "$2" -- \
+		"$WP_ROOT/guest/sis-worst.sh" "$WP_BUILD/kselftest/sched" "$reps" pipe "$3" \
+		"$WORST_SLEEPERS" 1 || die "$1: the guest failed (see $2/output.log)"
+}
+
+do_worst() {
+	local out
+	worst_need
+	out=$COST/worst-$(date -u +%Y%m%d-%H%M%S)
+	worst_boot "$topo" "$out/$topo" 2
+	{
+		echo "# SIS_CACHE's worst case: a sleeper on every CPU ($WORST_SLEEPERS us asleep,busy), 2 pipe pairs, 1 s runs"
+		echo "# accelerator: $(worst_accel "$out/$topo"); us/op is ${icount:+instruction-time (path length, not caches)}${icount:-wall time under that accelerator}"
+		worst_table "$out/$topo/output.log"
+	} | tee "$out/summary.txt"
+	log "raw: $out/$topo/output.log (worst-json: wakestat's report of each run)"
+}
+
+do_scale() {
+	local out n rows=()
+	worst_need
+	out=$COST/scale-$(date -u +%Y%m%d-%H%M%S)
+	for n in 4 8 16 32; do
+		worst_boot "$n,sockets=1,cores=$n,threads=1" "$out/smp$n" $((n / 4))
+		rows+=("$out/smp$n/output.log")
+	done
+	{
+		echo "# SIS_CACHE's worst case against LLC size: one-LLC guests, no SMT, a sleeper on every CPU ($WORST_SLEEPERS), CPUs/4 pipe pairs, 1 s runs"
+		echo "# accelerator: icount; us/op is instruction-time (path length, not caches)"
+		worst_table "${rows[@]}"
+	} | tee "$out/summary.txt"
+	awk 'NR > 3 { n = $1; sub(/smp/, "", n); if ($2 == "off") { o[n] = $9; u[n] = $4 } else print n, o[n], $9, $11, 100 * ($4 / u[n] - 1), $10 }' \
+		"$out/summary.txt" > "$out/scale.dat"
+	gnuplot -e "set terminal svg size 800,480; set output '$out/scale.svg';
+		set title \"SIS_CACHE worst case: every idle CPU reserved (icount)\";
+		set xlabel 'CPUs in the LLC'; set logscale x 2; set xtics (4, 8, 16, 32);
+		set ylabel 'CPUs per wakeup'; set y2label 'time per op, on vs off (%)'; set y2tics; set ytics nomirror;
+		set key top left;
+		plot '$out/scale.dat' using 1:2 with linespoints title 'scan length, off',
+		     '' using 1:3 with linespoints title 'scan length, SIS\\_CACHE',
+		     '' using 1:4 with linespoints title 'passed over, SIS\\_CACHE',
+		     '' using 1:5 axes x1y2 with linespoints title 'time per op (right)'" ||
+		die "gnuplot failed"
+	log "table: $out/summary.txt; plot: $out/scale.svg; raw: $out/smp*/output.log"
+}
+
+worst_need() {
+	[ -f "$WP_OBJ/arch/x86/boot/bzImage" ] || "$WP_ROOT/scripts/build.sh"
+	[ -x "$WP_BUILD/kselftest/sched/wakestat" ] || "$WP_ROOT/scripts/build.sh" --selftests
+}
+
+# "icount", "tcg" or "kvm", from vm.sh's run record in @dir.
+worst_accel() {
+	sed -n 's/^accelerator: \([a-z]*\).*/\1/p' "$1/run.txt" 2>/dev/null | head -n 1
 }
 
 case $what in
 layout) do_layout ;;
 clocks) do_clocks ;;
+worst) do_worst ;;
+scale) do_scale ;;
 esac
