@@ -204,21 +204,26 @@ worst_table() {	# logs...
 			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
 	}
+	function least(k, f,   i, x) {
+		x = v[k, f, 1] + 0
+		for (i = 2; i <= n[k]; i++) if (v[k, f, i] + 0 < x) x = v[k, f, i] + 0
+		return x
+	}
 	function most(k, f,   i, x) {
 		x = -1
 		for (i = 1; i <= n[k]; i++) if (v[k, f, i] + 0 > x) x = v[k, f, i] + 0
 		return x
 	}
 	END {
-		printf "%-8s %-9s %2s %10s %7s %8s %8s %6s %4s %6s %4s %8s %7s\n", "guest", "arm", "n",
-		       "us/op", "vs off", "wakeups", "scanned", "CPUs", "max", "passed", "max", "reserved", "p99 us"
+		printf "%-8s %-9s %2s %10s %6s %7s %8s %8s %6s %4s %6s %4s %8s %7s\n", "guest", "arm", "n",
+		       "us/op", "spread", "vs off", "wakeups", "scanned", "CPUs", "max", "passed", "max", "reserved", "p99 us"
 		for (o = 1; o <= m; o++) {
 			k = ord[o]; split(k, lk, " ")
 			u = med(k, "us_per_op"); if (lk[2] == "off") off[lk[1]] = u
 			d = med(k, "decided")
 			s = med(k, "idle_cpu") + med(k, "idle_core") + med(k, "reserved") + med(k, "none")
-			printf "%-8s %-9s %2d %10.3f %7s %8d %7.1f%% %6.2f %4d %6.2f %4d %7.1f%% %7.1f\n",
-			       lk[1], lk[2], n[k], u,
+			printf "%-8s %-9s %2d %10.3f %5.2f%% %7s %8d %7.1f%% %6.2f %4d %6.2f %4d %7.1f%% %7.1f\n",
+			       lk[1], lk[2], n[k], u, u ? 100 * (most(k, "us_per_op") - least(k, "us_per_op")) / u : 0,
 			       (lk[1] in off) ? sprintf("%+.2f%%", 100 * (u / off[lk[1]] - 1)) : "-",
 			       d, d ? 100 * s / d : 0, s ? med(k, "scan_mean") * d / s : 0,
 			       most(k, "scan_max"), s ? med(k, "passed_sum") / s : 0,
@@ -237,13 +242,14 @@ worst_boot() {	# topo dir pairs
 }
 
 do_worst() {
-	local out
+	local out m
 	worst_need
 	out=$COST/worst-$(date -u +%Y%m%d-%H%M%S)
 	worst_boot "$topo" "$out/$topo" 2
 	{
 		echo "# SIS_CACHE's worst case: a sleeper on every CPU ($WORST_SLEEPERS us asleep,busy), 2 pipe pairs, 1 s runs"
-		echo "# accelerator: $(worst_accel "$out/$topo"); us/op is ${icount:+instruction-time (path length, not caches)}${icount:-wall time under that accelerator}"
+		if [ -n "$icount" ]; then m="instruction-time (path length, not caches)"; else m="wall time under that accelerator"; fi
+		echo "# accelerator: $(worst_accel "$out/$topo"); us/op is $m"
 		worst_table "$out/$topo/output.log"
 	} | tee "$out/summary.txt"
 	log "raw: $out/$topo/output.log (worst-json: wakestat's report of each run)"
