@@ -18,25 +18,28 @@
 #   scale    the worst case on one-LLC guests of 4, 8, 16 and 32 CPUs (raw
 #            -smp, no SMT): scan length and time per op against LLC size,
 #            a table and a plot (scale.svg).
+#   v1       SIS_CACHE v1's regression loads (tbench, a hackbench group
+#            sweep, wakelat p99), features off against SIS_CACHE on, with
+#            bench.sh's verdicts; REPS: measured rounds.
 #
 # Options: -I, --icount  instruction-time guests (vm.sh -I): repeatable, path
 #          length only (scale always runs so); -t TOPO  the guest topology
-#          (clocks, worst; default smt); REPS runs per arm (default 3).
+#          (clocks, worst, v1; default smt); REPS runs per arm (default 3).
 # Builds what is missing (the baseline kernel with build.sh --baseline).
 # Results go to build/cost/<what>-<date>/ and are printed; every table says
 # which accelerator ran.
 #
-# usage: cost.sh layout | clocks|worst|scale [-I] [-t TOPO] [REPS]
+# usage: cost.sh layout | clocks|worst|scale|v1 [-I] [-t TOPO] [REPS]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: $WP_ME layout | clocks|worst|scale [-I] [-t TOPO] [REPS]"
+usage="usage: $WP_ME layout | clocks|worst|scale|v1 [-I] [-t TOPO] [REPS]"
 [ $# -ge 1 ] || die "$usage"
 what=$1; shift
 icount= topo=smt reps=3
 case $what in
 layout) [ $# = 0 ] || die "$usage" ;;
-clocks|worst|scale)
+clocks|worst|scale|v1)
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-I|--icount) icount=1; shift ;;
@@ -255,6 +258,25 @@ do_worst() {
 	log "raw: $out/$topo/output.log (worst-json: wakestat's report of each run)"
 }
 
+# SIS_CACHE v1's regression loads, features off against SIS_CACHE on, by
+# the series' A/B runner (bench.sh, ab.sh): tbench at 2 and 8 clients,
+# hackbench (pipes, 100 loops) at 1, 4 and 16 groups (16: twice the
+# guest's CPUs), and wakebench wakelat p99 at 2 and 8 pairs.
+do_v1() {
+	local out=$COST/v1-$(date -u +%Y%m%d-%H%M%S)${icount:+-icount}-$topo
+	local c g w=()
+	for c in 2 8; do
+		w+=(-w "tbench$c|higher|Throughput ([0-9.]+)|$WP_ROOT/guest/tbench.sh $c 2")
+	done
+	for g in 1 4 16; do
+		w+=(-w "hackbench-g$g|lower|Time: ([0-9.]+)|hackbench -p -g $g -l 100")
+	done
+	log "v1 loads on $topo${icount:+ (icount)}, $reps measured rounds; results in $out"
+	wp_child "$WP_ROOT/scripts/bench.sh" ${icount:+--icount} -t "$topo" -a base,SIS_CACHE \
+		-l wakelat -n 2,8 -d 1 "${w[@]}" -r "$reps" -o "$out" ||
+		die "v1: bench.sh failed (see $out)"
+}
+
 do_scale() {
 	local out n rows=()
 	worst_need
@@ -298,4 +320,5 @@ layout) do_layout ;;
 clocks) do_clocks ;;
 worst) do_worst ;;
 scale) do_scale ;;
+v1) do_v1 ;;
 esac
