@@ -14,7 +14,7 @@
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
 #   make fresh-check     .ci/run in a bare Debian 12 root (mmdebstrap; root, ~30 min)
-#   make cost ARGS='layout|clocks|worst|scale|v1 [-I]'   what the series costs
+#   make cost ARGS='layout|keys|clocks|worst|scale|v1 [-I]'   what the series costs
 
 # Recipes run their script directly, with no shell in between, so that a
 # signal to make reaches it; variables given on the command line (HOST=1,

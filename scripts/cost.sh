@@ -18,6 +18,9 @@
 #   scale    the worst case on one-LLC guests of 4, 8, 16 and 32 CPUs (raw
 #            -smp, no SMT): scan length and time per op against LLC size,
 #            a table and a plot (scale.svg).
+#   keys     where the features' static keys sit in kernel/sched/fair.o and
+#            what the code holds there with them off (NOPs), and the clock
+#            reads the series adds per function against the baseline.
 #   v1       SIS_CACHE v1's regression loads (tbench, a hackbench group
 #            sweep, wakelat p99), features off against SIS_CACHE on, with
 #            bench.sh's verdicts; REPS: measured rounds.
@@ -33,18 +36,18 @@
 # Results go to build/cost/<what>-<date>/ and are printed; every table says
 # which accelerator ran.
 #
-# usage: cost.sh layout | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]
+# usage: cost.sh layout|keys | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: $WP_ME layout | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]"
+usage="usage: $WP_ME layout|keys | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]"
 [ $# -ge 1 ] || die "$usage"
 what=$1; shift
 icount= topo=smt reps=3
 # sis-worst.sh's sleepers: 100 us asleep, 20 us busy (-s)
 WORST_SLEEPERS=100,20
 case $what in
-layout) [ $# = 0 ] || die "$usage" ;;
+layout|keys) [ $# = 0 ] || die "$usage" ;;
 clocks|worst|scale|v1)
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -286,6 +289,78 @@ do_v1() {
 		die "v1: bench.sh failed (see $out)"
 }
 
+# @o's jump-label sites keyed on the series' features: "function feature
+# instruction" per site, the instruction as compiled (a NOP while the key is
+# off, patched to a jump when it is switched on).
+keys_sites() {	# object features.h
+	local feats
+	feats=$(gcc -E -P -include "$WP_OBJ/include/generated/autoconf.h" \
+		-D'SCHED_FEAT(name, enabled)=name' -x c "$2" | tr -s ' \n' '  ')
+	awk -v feats="$feats" '
+	function hex(s,   i, v) {
+		sub(/^0x/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	BEGIN { nf = split(feats, F, " ") }
+	FILENAME ~ /\.sym$/ {		# objdump -t: value flags section size name
+		if ($3 == "F" && $4 ~ /^\./) { n = ++ns; sv[n] = hex($1); ss[n] = hex($5); sc[n] = $4; sn[n] = $6 }
+		next }
+	FILENAME ~ /\.dis$/ {
+		if (/^Disassembly of section /) { sec = $4; sub(/:$/, "", sec); next }
+		if (match($0, /^ *[0-9a-f]+:\t/)) { a0 = substr($0, 1, RLENGTH - 2); gsub(/ /, "", a0); ins = substr($0, RLENGTH + 1); gsub(/\t/, " ", ins); I[sec ":" hex(a0)] = ins }
+		next }
+	$2 ~ /^R_X86_64_PC/ {		# __jump_table relocations: code, target, key
+		e = int(hex($1) / 16); f = hex($1) % 16
+		if (f == 0) { split($3, a, "+"); code[e] = a[1] ":" hex(a[2]) }
+		else if (f == 8 && $3 ~ /^sched_feat_keys/) { split($3, a, "+"); key[e] = int(hex(a[2]) / 16) }
+	}
+	END {
+		for (e in key) {
+			name = F[key[e] + 1]
+			if (name != "SIS_CACHE" && name != "SIS_SYNC_CORE") continue
+			split(code[e], c, ":"); fn = "?"
+			for (n = 1; n <= ns; n++)
+				if (sc[n] == c[1] && c[2] >= sv[n] && c[2] < sv[n] + ss[n]) fn = sn[n]
+			print fn, name, I[code[e]]
+		}
+	}' "$TMPK.sym" "$TMPK.dis" <(objdump -r -j __jump_table "$1")
+}
+
+# Calls to the scheduler's clocks in @o, per function: "function callee count".
+keys_clock_calls() {	# object
+	objdump -dr "$1" | awk '
+		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn) }
+		/R_X86_64_PLT32\t(local_clock|sched_clock_cpu|sched_clock|sched_clock_noinstr)-0x4/ {
+			cal = $3; sub(/-0x4$/, "", cal); n[fn " " cal]++ }
+		END { for (k in n) print k, n[k] }' | sort
+}
+
+# The features' static keys in the series' fair.o: where they sit and what
+# the code holds there with the features off; the clock reads that the
+# series adds, per function, against the baseline's fair.o.
+do_keys() {
+	local o=$WP_OBJ/kernel/sched/fair.o b=$WP_BUILD/baseline/obj/kernel/sched/fair.o
+	[ -f "$o" ] || "$WP_ROOT/scripts/build.sh"
+	[ -f "$b" ] || "$WP_ROOT/scripts/build.sh" --baseline
+	grep -q '^CONFIG_JUMP_LABEL=y' "$WP_OBJ/.config" ||
+		die "the guest config has no CONFIG_JUMP_LABEL: sched_feat() is not a static key there"
+	mkdir -p "$COST"
+	TMPK=$COST/keys.fair
+	objdump -t "$o" > "$TMPK.sym"
+	objdump -d --no-show-raw-insn "$o" > "$TMPK.dis"
+	{
+		echo "# static-key sites of SIS_CACHE and SIS_SYNC_CORE in kernel/sched/fair.o (guest config, $(tgit rev-parse --short=12 HEAD)):"
+		echo "# function, feature, the instruction there while the feature is off"
+		keys_sites "$o" "$WP_TREE/kernel/sched/features.h" | sort | uniq -c | sed 's/^ */  /'
+		echo "# calls to local_clock()/sched_clock_cpu() per function: baseline -> series (changed ones only)"
+		join -a1 -a2 -e0 -o 0,1.2,2.2 <(keys_clock_calls "$b" | awk '{ print $1 "/" $2, $3 }') \
+			<(keys_clock_calls "$o" | awk '{ print $1 "/" $2, $3 }') |
+			awk '$2 != $3 { printf "  %-40s %s -> %s\n", $1, $2, $3 }'
+	} | tee "$COST/keys.txt"
+	rm -f "$TMPK.sym" "$TMPK.dis"
+}
+
 do_scale() {
 	local out n rows=()
 	worst_need
@@ -330,4 +405,5 @@ clocks) do_clocks ;;
 worst) do_worst ;;
 scale) do_scale ;;
 v1) do_v1 ;;
+keys) do_keys ;;
 esac
