@@ -376,14 +376,14 @@ do_scale() {
 	} | tee "$out/summary.txt"
 	awk 'NR > 3 { n = $1; sub(/smp/, "", n); if ($2 == "off") { o[n] = $9; u[n] = $4 } else print n, o[n], $9, $11, 100 * ($4 / u[n] - 1), $10 }' \
 		"$out/summary.txt" > "$out/scale.dat"
-	gnuplot -e "set terminal svg size 800,480; set output '$out/scale.svg';
+	gnuplot -e "set terminal svg size 800,480 noenhanced; set output '$out/scale.svg';
 		set title \"SIS_CACHE worst case: every idle CPU reserved (icount)\";
 		set xlabel 'CPUs in the LLC'; set logscale x 2; set xtics (4, 8, 16, 32);
-		set ylabel 'CPUs per wakeup'; set y2label 'time per op, on vs off (%)'; set y2tics; set ytics nomirror;
+		set ylabel 'CPUs per scanning wakeup (mean)'; set y2label 'time per op, on vs off (%)'; set y2tics; set ytics nomirror;
 		set key top left;
 		plot '$out/scale.dat' using 1:2 with linespoints title 'scan length, off',
-		     '' using 1:3 with linespoints title 'scan length, SIS\\_CACHE',
-		     '' using 1:4 with linespoints title 'passed over, SIS\\_CACHE',
+		     '' using 1:3 with linespoints title 'scan length, SIS_CACHE',
+		     '' using 1:4 with linespoints title 'passed over, SIS_CACHE',
 		     '' using 1:5 axes x1y2 with linespoints title 'time per op (right)'" ||
 		die "gnuplot failed"
 	log "table: $out/summary.txt; plot: $out/scale.svg; raw: $out/smp*/output.log"
