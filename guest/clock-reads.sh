@@ -3,7 +3,10 @@
 #
 # Inside a guest: how often the kernel reads a CPU's sched_clock_cpu() per
 # wakeup, under a wakebench load, for each state of the series' features
-# the kernel has (the baseline kernel has none: one arm, "base").
+# the kernel has (the baseline kernel has none: one arm, "base"), or only
+# the one -a names.  Arms measured in one boot share its state (what one
+# arm leaves behind meets the next), so make cost ARGS=clocks boots once
+# per arm.
 #
 # sched_clock_cpu() is notrace, so neither the function profiler nor fentry
 # sees it: a kprobe event counts it (its hits in kprobe_profile), and a
@@ -12,10 +15,15 @@
 # REPS times per arm, the arms interleaved; the feature states are
 # restored and the probes removed on exit.
 #
-# usage: clock-reads.sh WAKEBENCH [REPS [LOAD...]]
+# usage: clock-reads.sh [-a off|SIS_CACHE] WAKEBENCH [REPS [LOAD...]]
 # prints per run: "clock-reads LOAD ARM rep R: sclk N ttwu N ops N per-wakeup X"
 set -u
-wb=${1:?usage: clock-reads.sh WAKEBENCH [REPS [LOAD...]]}
+only=
+if [ "${1:-}" = -a ]; then
+	only=${2:?-a needs off or SIS_CACHE}
+	shift 2
+fi
+wb=${1:?usage: clock-reads.sh [-a off|SIS_CACHE] WAKEBENCH [REPS [LOAD...]]}
 reps=${2:-3}
 shift; [ $# -gt 0 ] && shift
 loads=${*:-pipe tcp_rr udp_rr}
@@ -27,15 +35,11 @@ die() { echo "clock-reads.sh: $*" >&2; exit 1; }
 [ -w "$T/kprobe_events" ] || die "no kprobe events ($T/kprobe_events): CONFIG_KPROBE_EVENTS and tracefs needed"
 [ -r "$F" ] || die "no $F (debugfs, SCHED_DEBUG)"
 
-saved=$(cat "$F")
+. "$(dirname "$0")/features.sh"
+features_save
 on0=$(cat "$T/tracing_on")
 cleanup() {
-	for f in SIS_CACHE SIS_SYNC_CORE; do
-		case " $saved " in
-		*" NO_$f "*) echo "NO_$f" > "$F" ;;
-		*" $f "*) echo "$f" > "$F" ;;
-		esac
-	done
+	features_restore
 	echo 0 > "$T/events/kprobes/enable" 2>/dev/null
 	echo "-:wp_sclk" >> "$T/kprobe_events" 2>/dev/null
 	echo "-:wp_ttwu" >> "$T/kprobe_events" 2>/dev/null
@@ -53,10 +57,16 @@ echo 1 > "$T/events/kprobes/wp_ttwu/enable"
 hits() { awk -v e="$1" '$1 == e { print $2 }' "$T/kprobe_profile"; }
 
 # The arms this kernel has: features off, and SIS_CACHE on where it exists.
-case " $saved " in
+case " $features_saved " in
 *SIS_CACHE*) arms="off SIS_CACHE" ;;
 *) arms="base" ;;
 esac
+if [ -n "$only" ]; then
+	case " $arms " in
+	*" $only "*) arms=$only ;;
+	*) die "-a $only: this kernel's arms are: $arms" ;;
+	esac
+fi
 echo "# kernel $(uname -r), topology ${WP_TOPO:-?}, accelerator ${WP_ACCEL:-?}, arms: $arms"
 
 set_arm() {

@@ -28,15 +28,11 @@ case " $(cat "$F") " in
 *SIS_CACHE*) ;;
 *) die "this kernel has no SIS_CACHE feature" ;;
 esac
-saved=$(cat "$F")
+. "$(dirname "$0")/features.sh"
+features_save
 tmp=$(mktemp -d) || exit 1
 cleanup() {
-	for f in SIS_CACHE SIS_SYNC_CORE; do
-		case " $saved " in
-		*" NO_$f "*) echo "NO_$f" > "$F" ;;
-		*" $f "*) echo "$f" > "$F" ;;
-		esac
-	done
+	features_restore
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
