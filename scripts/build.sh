@@ -13,6 +13,11 @@
 # worktree at build/baseline/linux into build/baseline/obj (release
 # suffix -baseline), for kernel-vs-kernel benchmarks; no selftests.
 #
+# With --tracepoint: the kernel with only the series up to its first
+# kernel patch, the select_task_rq_fair() tracepoint (no feature), from a
+# worktree at build/tracepoint/linux into build/tracepoint/obj (release
+# suffix -tracepoint): the A/A reference wakestat can trace.
+#
 # With --variant NAME: the series' kernel with guest/NAME.config merged last
 # (it may turn guest.config's choices round), into build/variants/NAME/obj
 # (release suffix -NAME); no selftests.  guest/sched-core.config is the
@@ -23,21 +28,22 @@
 # are also packed as kselftest's standard archive (gen_tar), for test
 # fleets: build/kselftest/kselftest-packages/kselftest.tar.gz.
 #
-# usage: build.sh [--baseline | --variant NAME | --selftests]
+# usage: build.sh [--baseline | --tracepoint | --variant NAME | --selftests]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-baseline= selftests_only= variant=
+baseline= selftests_only= variant= tracepoint=
 case ${1:-} in
 "") ;;
 --baseline) baseline=1 ;;
+--tracepoint) tracepoint=1 ;;
 --variant)
 	variant=${2:-}
 	[ -n "$variant" ] && [ -f "$WP_ROOT/guest/$variant.config" ] ||
 		die "--variant: no guest/${variant:-NAME}.config; variants: $(cd "$WP_ROOT/guest" &&
 			ls -- *.config | grep -vx guest.config | sed 's/\.config$//' | tr '\n' ' ')" ;;
 --selftests) selftests_only=1 ;;
-*) die "usage: $WP_ME [--baseline | --variant NAME | --selftests]" ;;
+*) die "usage: $WP_ME [--baseline | --tracepoint | --variant NAME | --selftests]" ;;
 esac
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
@@ -57,6 +63,17 @@ if [ -n "$baseline" ]; then
 	fi
 	git -C "$SRC" checkout -q --detach "$WP_BASE_TAG"
 fi
+if [ -n "$tracepoint" ]; then
+	SRC=$WP_BUILD/tracepoint/linux OBJ=$WP_BUILD/tracepoint/obj LV=-tracepoint
+	tp=$(tgit log --reverse --format=%H --grep="^sched/fair: Add a tracepoint where select_task_rq_fair" \
+		"$WP_BASE_TAG..$WP_BRANCH" | head -n 1)
+	[ -n "$tp" ] || die "--tracepoint: no commit \"sched/fair: Add a tracepoint where select_task_rq_fair...\" on $WP_BRANCH"
+	if [ ! -d "$SRC" ]; then
+		tgit worktree add -q --detach "$SRC" "$tp" ||
+			die "cannot check out $tp at $SRC"
+	fi
+	git -C "$SRC" checkout -q --detach "$tp"
+fi
 KMAKE=(make -C "$SRC" "${KMAKE_VARS[@]}" -j"$(nproc)")
 
 kbuild_env
@@ -68,7 +85,7 @@ make_config() {
 	local known=
 	# The baseline lacks the series' own options (its KUnit test): check
 	# only the options its Kconfig files define.
-	if [ -n "$baseline" ]; then
+	if [ -n "$baseline$tracepoint" ]; then
 		known=$(grep -rhoE '^(menu)?config [A-Z0-9_]+' --include='Kconfig*' "$SRC" |
 			awk '{ print "CONFIG_" $2 }' | sort -u)
 	fi
@@ -130,8 +147,8 @@ rm -f "$OBJ/.wakeplace-built"
 	die "kernel build failed"
 kdone=$(date +%s)
 log "kernel: $(ccache_delta)"
-if [ -n "$baseline$variant" ]; then
-	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (${variant:-baseline})"
+if [ -n "$baseline$variant$tracepoint" ]; then
+	log "built in $((kdone - start)) s: $(cat "$OBJ/include/config/kernel.release") (${variant:-${LV#-}})"
 	exit 0
 fi
 

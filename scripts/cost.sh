@@ -10,7 +10,7 @@
 #            build/cost/layout/<config>-<kernel>.
 #   clocks   sched_clock_cpu() calls per wakeup (guest/clock-reads.sh:
 #            kprobe events), baseline kernel against the series with its
-#            features off and with SIS_CACHE on.
+#            features off and with SIS_CACHE on, one boot per arm.
 #   worst    SIS_CACHE's worst case (guest/sis-worst.sh): a short sleeper on
 #            every CPU keeps every idle CPU reserved while pipe pairs wake;
 #            scan length, CPUs passed over, branches, wake->run p99 and time
@@ -24,10 +24,15 @@
 #   v1       SIS_CACHE v1's regression loads (tbench, a hackbench group
 #            sweep, wakelat p99), features off against SIS_CACHE on, with
 #            bench.sh's verdicts; REPS: measured rounds.
+#   aa       the A/A reference: the kernel with only the tracepoint patch
+#            (build.sh --tracepoint), booted twice, against the series with
+#            both features off: clock reads per wakeup, CPUs examined and
+#            each branch's share (wakestat), series median inside the band
+#            of the reference's runs or not.
 #
 # Options: -I, --icount  instruction-time guests (vm.sh -I): repeatable, path
 #          length only (scale always runs so); -t TOPO  the guest topology
-#          (clocks, worst, v1; default smt); -s SLEEP_US,WORK_US  the
+#          (clocks, worst, v1, aa; default smt); -s SLEEP_US,WORK_US  the
 #          sleepers of worst and scale (default 100,20; under plain TCG,
 #          whose guest timers are far slower, 300,60: a sleep must stay
 #          below the 0.5 ms migration cost to count as short); REPS runs
@@ -36,11 +41,11 @@
 # Results go to build/cost/<what>-<date>/ and are printed; every table says
 # which accelerator ran.
 #
-# usage: cost.sh layout|keys | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]
+# usage: cost.sh layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [REPS]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: $WP_ME layout|keys | clocks|worst|scale|v1 [-I] [-t TOPO] [-s S,W] [REPS]"
+usage="usage: $WP_ME layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [REPS]"
 [ $# -ge 1 ] || die "$usage"
 what=$1; shift
 icount= topo=smt reps=3
@@ -48,7 +53,7 @@ icount= topo=smt reps=3
 WORST_SLEEPERS=100,20
 case $what in
 layout|keys) [ $# = 0 ] || die "$usage" ;;
-clocks|worst|scale|v1)
+clocks|worst|scale|v1|aa)
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-I|--icount) icount=1; shift ;;
@@ -162,23 +167,24 @@ do_layout() {
 }
 
 do_clocks() {
-	local k kernel out
+	local k kernel out arm
 	local base_k=$WP_BUILD/baseline/obj/arch/x86/boot/bzImage
 	[ -f "$base_k" ] || "$WP_ROOT/scripts/build.sh" --baseline
 	[ -f "$WP_OBJ/arch/x86/boot/bzImage" ] || "$WP_ROOT/scripts/build.sh"
 	[ -x "$WP_BUILD/kselftest/sched/wakebench" ] || "$WP_ROOT/scripts/build.sh" --selftests
 	out=$COST/clocks-$(date -u +%Y%m%d-%H%M%S)
 	mkdir -p "$out"
-	for k in baseline series; do
-		kernel=$WP_OBJ/arch/x86/boot/bzImage
-		[ $k = series ] || kernel=$base_k
-		log "$k: booting $topo${icount:+ (icount)} with guest/clock-reads.sh ($reps runs per load and arm)"
+	# One boot per arm: what one arm leaves behind does not meet the next.
+	for k in baseline off SIS_CACHE; do
+		kernel=$WP_OBJ/arch/x86/boot/bzImage arm=(-a "$k")
+		[ $k != baseline ] || kernel=$base_k arm=()
+		log "$k: booting $topo${icount:+ (icount)} with guest/clock-reads.sh ($reps runs per load)"
 		wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$topo" -k "$kernel" -o "$out/$k" -- \
-			"$WP_ROOT/guest/clock-reads.sh" "$WP_BUILD/kselftest/sched/wakebench" "$reps" ||
+			"$WP_ROOT/guest/clock-reads.sh" "${arm[@]}" "$WP_BUILD/kselftest/sched/wakebench" "$reps" ||
 			die "$k: the guest failed (see $out/$k/output.log)"
 	done
 	# Median per-wakeup count per load and arm, against the baseline's.
-	cat "$out"/baseline/output.log "$out"/series/output.log |
+	cat "$out"/{baseline,off,SIS_CACHE}/output.log |
 		awk '/^clock-reads / { k = $2 " " $3; v[k] = v[k] " " $NF; n[k]++; w[k] += $9
 			if (!(k in seen)) { seen[k] = 1; ord[++m] = k } }
 		END {
@@ -268,6 +274,70 @@ do_worst() {
 		worst_table "$out/$topo/output.log"
 	} | tee "$out/summary.txt"
 	log "raw: $out/$topo/output.log (worst-json: wakestat's report of each run)"
+}
+
+# The A/A reference for "features off changes nothing": the kernel with
+# only the tracepoint patch (build.sh --tracepoint), booted twice, and the
+# series kernel with both features off, once, each running
+# guest/clock-reads.sh and guest/branches.sh.  Per load: the band the
+# reference's runs span (both boots) for clock reads per wakeup, CPUs
+# examined per wakeup and each branch's share of the decisions, and the
+# series' median with its range, inside the band or not.
+do_aa() {
+	local b kernel out cmd
+	local tp_k=$WP_BUILD/tracepoint/obj/arch/x86/boot/bzImage
+	[ -f "$tp_k" ] || "$WP_ROOT/scripts/build.sh" --tracepoint
+	worst_need
+	out=$COST/aa-$(date -u +%Y%m%d-%H%M%S)${icount:+-icount}-$topo
+	mkdir -p "$out"
+	for b in tracepoint-A tracepoint-B series-off; do
+		kernel=$tp_k
+		[ $b != series-off ] || kernel=$WP_OBJ/arch/x86/boot/bzImage
+		printf -v cmd '%q %s %q %s && %q %q %s' "$WP_ROOT/guest/clock-reads.sh" \
+			"$([ $b != series-off ] || echo '-a off')" "$WP_BUILD/kselftest/sched/wakebench" "$reps" \
+			"$WP_ROOT/guest/branches.sh" "$WP_BUILD/kselftest/sched" "$reps"
+		log "$b: booting $topo${icount:+ (icount)}: clock reads and branches, $reps runs per load"
+		wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$topo" -T 3600 -k "$kernel" -o "$out/$b" -- \
+			sh -c "$cmd" || die "$b: the guest failed (see $out/$b/output.log)"
+	done
+	{
+		echo "# A/A: tracepoint-only kernel, 2 boots x $reps runs per load, against the series with both features off (1 boot)"
+		echo "# accelerator: $(worst_accel "$out/series-off"), topology $topo; branch rows: % of the wakeups decided"
+		aa_table "$out"/{tracepoint-A,tracepoint-B,series-off}/output.log
+	} | tee "$out/summary.txt"
+	log "raw: $out/*/output.log"
+}
+
+aa_table() {	# logs...
+	awk '
+	function note(l, m) { if (!((l, m) in seen)) { seen[l, m] = 1; ord[++no] = l SUBSEP m } }
+	FNR == 1 { g = FILENAME ~ /series-off\/output\.log$/ ? "S" : "A" }
+	/^clock-reads / { r = ++nr; L[r] = $2; G[r] = g; T[r] = "c"; V[r, "sclk/wakeup"] = $NF; note($2, "sclk/wakeup") }
+	/^branches / {
+		r = ++nr; L[r] = $2; G[r] = g; T[r] = "b"; d = $6
+		V[r, "scan/wakeup"] = $8; note($2, "scan/wakeup")
+		for (i = 9; i < NF; i += 2) { m = $i " %"; V[r, m] = d ? 100 * $(i + 1) / d : 0; note($2, m) }
+	}
+	END {
+		printf "%-8s %-16s %19s %4s %9s %19s %4s  %s\n", "load", "metric", "A/A band", "n", "series", "series range", "n", "verdict"
+		out = 0
+		for (o = 1; o <= no; o++) {
+			split(ord[o], lm, SUBSEP); l = lm[1]; m = lm[2]; t = m == "sclk/wakeup" ? "c" : "b"
+			na = ns = 0; lo = 1e18; hi = -1e18
+			for (r = 1; r <= nr; r++) {
+				if (L[r] != l || T[r] != t) continue
+				v = ((r, m) in V) ? V[r, m] : 0
+				if (G[r] == "A") { na++; if (v < lo) lo = v; if (v > hi) hi = v }
+				else s[++ns] = v
+			}
+			for (x = 1; x <= ns; x++) for (y = x + 1; y <= ns; y++) if (s[y] < s[x]) { v = s[x]; s[x] = s[y]; s[y] = v }
+			if (!ns || !na) continue
+			med = ns % 2 ? s[(ns + 1) / 2] : (s[ns / 2] + s[ns / 2 + 1]) / 2
+			ok = med >= lo && med <= hi; if (!ok) out++
+			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, ok ? "inside" : "OUTSIDE"
+		}
+		printf "%d of %d medians outside the A/A band\n", out, no
+	}' "$@"
 }
 
 # SIS_CACHE v1's regression loads, features off against SIS_CACHE on, by
@@ -405,5 +475,6 @@ clocks) do_clocks ;;
 worst) do_worst ;;
 scale) do_scale ;;
 v1) do_v1 ;;
+aa) do_aa ;;
 keys) do_keys ;;
 esac
