@@ -483,6 +483,14 @@ static void test_busy_prev(enum pp_load load, bool high)
 	}
 }
 
+/* Wakeups select_idle_sibling() decided past its fast paths (prev, recent, target). */
+static int past_fast_paths(const struct ws_counts *c)
+{
+	return c->branch[WS_BR_SYNC_SIBLING] + c->branch[WS_BR_IDLE_SMT] +
+	       c->branch[WS_BR_IDLE_CORE] + c->branch[WS_BR_IDLE_CPU] +
+	       c->branch[WS_BR_RESERVED] + c->branch[WS_BR_NONE];
+}
+
 static void test_idle(enum pp_load load)
 {
 	char name[64];
@@ -490,6 +498,7 @@ static void test_idle(enum pp_load load)
 	struct pp_opts o;
 	struct dist d[3];
 	double on, off, b;
+	bool ok;
 	cpu_set_t none;
 
 	snprintf(name, sizeof(name), "%s_idle", pp_load_name(load));
@@ -526,7 +535,26 @@ static void test_idle(enum pp_load load)
 	b = aa_band(d[0].moves, d[0].n, d[2].moves, d[2].n);
 	ksft_print_msg("%s: wakee moved: on %.1f%%, off %.1f%% (A/A band %.1f)\n",
 		       name, on, off, b);
-	ksft_test_result(fabs(on - off) <= b, "%s\n", name);
+	ok = fabs(on - off) <= b;
+	if (ws_on) {
+		int past[3], n[3], i;
+
+		for (i = 0; i < 3; i++) {
+			past[i] = past_fast_paths(&d[i].ws);
+			n[i] = d[i].ws.decided;
+		}
+		on = pct(past[1], n[1]);
+		off = (pct(past[0], n[0]) + pct(past[2], n[2])) / 2;
+		b = aa_band(past[0], n[0], past[2], n[2]);
+		ksft_print_msg("%s: past fast paths: on %.1f%% of %d, off %.1f%% (band %.1f)\n",
+			       name, on, n[1], off, b);
+		ksft_print_msg("%s: on: prev chose %llu, sync-sibling %llu\n", name,
+			       (unsigned long long)d[1].ws.branch[WS_BR_PREV],
+			       (unsigned long long)d[1].ws.branch[WS_BR_SYNC_SIBLING]);
+		if (!n[0] || !n[1] || !n[2] || on > off + b)
+			ok = false;
+	}
+	ksft_test_result(ok, "%s\n", name);
 }
 
 static void test_affinity(enum pp_load load)
