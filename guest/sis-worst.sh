@@ -12,14 +12,17 @@
 # time per op (instruction-time under icount, wall time under TCG or KVM)
 # and the sleepers' sleeps.  Feature states are restored on exit.
 #
-# usage: sis-worst.sh DIR REPS LOAD PAIRS SLEEP_US,WORK_US SECONDS
-#   DIR holds wakebench and wakestat
+# usage: sis-worst.sh DIR REPS LOAD PAIRS SLEEP_US,WORK_US SECONDS [COST_NS]
+#   DIR holds wakebench and wakestat; COST_NS: migration_cost_ns for the
+#   runs (what counts as a short sleep; restored on exit), for emulators
+#   whose guest sleeps last far longer than asked
 # prints per run: "worst ARM run R: key value ...", then wakestat's JSON
 # report as "worst-json ARM run R: {...}"
 set -u
 die() { echo "sis-worst.sh: $*" >&2; exit 1; }
-[ $# = 6 ] || die "usage: sis-worst.sh DIR REPS LOAD PAIRS SLEEP_US,WORK_US SECONDS"
-dir=$1 reps=$2 load=$3 pairs=$4 sleepers=$5 secs=$6
+[ $# = 6 ] || [ $# = 7 ] || die "usage: sis-worst.sh DIR REPS LOAD PAIRS SLEEP_US,WORK_US SECONDS [COST_NS]"
+dir=$1 reps=$2 load=$3 pairs=$4 sleepers=$5 secs=$6 cost=${7:-}
+MC=/sys/kernel/debug/sched/migration_cost_ns
 wb=$dir/wakebench ws=$dir/wakestat
 F=/sys/kernel/debug/sched/features
 [ -x "$wb" ] && [ -x "$ws" ] || die "no wakebench or wakestat in $dir"
@@ -30,13 +33,18 @@ case " $(cat "$F") " in
 esac
 . "$(dirname "$0")/features.sh"
 features_save
+cost0=$(cat "$MC") || die "no $MC"
 tmp=$(mktemp -d) || exit 1
 cleanup() {
 	features_restore
+	echo "$cost0" > "$MC"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+if [ -n "$cost" ]; then
+	echo "$cost" > "$MC" || die "cannot set $MC to $cost"
+fi
 
 # First "KEY":number of a JSON line.
 jnum() { sed -n "s/.*\"$1\":\(-\{0,1\}[0-9][0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
@@ -47,7 +55,7 @@ jbranch() {
 }
 
 echo "# kernel $(uname -r), $(nproc) CPUs, topology ${WP_TOPO:-?}, accelerator ${WP_ACCEL:-?}"
-echo "# load $load, pairs $pairs, sleepers $sleepers (one per CPU), $secs s per run"
+echo "# load $load, pairs $pairs, sleepers $sleepers (one per CPU), $secs s per run, migration_cost_ns $(cat "$MC")"
 r=1
 while [ "$r" -le "$reps" ]; do
 	arms="off SIS_CACHE"

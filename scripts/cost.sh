@@ -33,24 +33,27 @@
 # Options: -I, --icount  instruction-time guests (vm.sh -I): repeatable, path
 #          length only (scale always runs so); -t TOPO  the guest topology
 #          (clocks, worst, v1, aa; default smt); -s SLEEP_US,WORK_US  the
-#          sleepers of worst and scale (default 100,20; under plain TCG,
-#          whose guest timers are far slower, 300,60: a sleep must stay
-#          below the 0.5 ms migration cost to count as short); REPS runs
-#          per arm (default 3).
+#          sleepers of worst and scale (default 100,20); -m NS
+#          migration_cost_ns in the guest for worst and scale, what counts
+#          as a short sleep (default 0.5 ms): plain TCG stretches a 300 us
+#          sleep to about 1.4 ms, so that no reservation forms; there use
+#          -s 300,60 -m 5000000.  REPS runs per arm (default 3).
 # Builds what is missing (the baseline kernel with build.sh --baseline).
 # Results go to build/cost/<what>-<date>/ and are printed; every table says
 # which accelerator ran.
 #
-# usage: cost.sh layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [REPS]
+# usage: cost.sh layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [-m NS] [REPS]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: $WP_ME layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [REPS]"
+usage="usage: $WP_ME layout|keys | clocks|worst|scale|v1|aa [-I] [-t TOPO] [-s S,W] [-m NS] [REPS]"
 [ $# -ge 1 ] || die "$usage"
 what=$1; shift
 icount= topo=smt reps=3
 # sis-worst.sh's sleepers: 100 us asleep, 20 us busy (-s)
 WORST_SLEEPERS=100,20
+# migration_cost_ns in the guest while it runs (-m; empty: the default)
+WORST_COST=
 case $what in
 layout|keys) [ $# = 0 ] || die "$usage" ;;
 clocks|worst|scale|v1|aa)
@@ -60,6 +63,9 @@ clocks|worst|scale|v1|aa)
 		-s) [[ ${2:-} =~ ^[1-9][0-9]*,[0-9]+$ ]] ||
 			die "-s wants SLEEP_US,WORK_US (the sleepers of worst and scale)"
 		    WORST_SLEEPERS=$2; shift 2 ;;
+		-m) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] ||
+			die "-m wants nanoseconds (migration_cost_ns for worst and scale)"
+		    WORST_COST=$2; shift 2 ;;
 		-t) [ $what != scale ] || die "scale: the topologies are fixed (one LLC of 4 ... 32 CPUs)"
 		    topo=${2:?"$usage"}; shift 2 ;;
 		-*) die "$usage" ;;
@@ -259,7 +265,7 @@ worst_boot() {	# topo dir pairs
 	log "worst case on $1 (${icount:+icount, }$reps runs per arm, $3 pipe pairs)"
 	wp_child "$WP_ROOT/scripts/vm.sh" ${icount:+-I} -t "$1" -T 3600 -o "$2" -- \
 		"$WP_ROOT/guest/sis-worst.sh" "$WP_BUILD/kselftest/sched" "$reps" pipe "$3" \
-		"$WORST_SLEEPERS" 1 || die "$1: the guest failed (see $2/output.log)"
+		"$WORST_SLEEPERS" 1 $WORST_COST || die "$1: the guest failed (see $2/output.log)"
 }
 
 do_worst() {
@@ -268,7 +274,7 @@ do_worst() {
 	out=$COST/worst-$(date -u +%Y%m%d-%H%M%S)
 	worst_boot "$topo" "$out/$topo" 2
 	{
-		echo "# SIS_CACHE's worst case: a sleeper on every CPU ($WORST_SLEEPERS us asleep,busy), 2 pipe pairs, 1 s runs"
+		echo "# SIS_CACHE's worst case: a sleeper on every CPU ($WORST_SLEEPERS us asleep,busy), 2 pipe pairs, 1 s runs${WORST_COST:+, migration_cost_ns $WORST_COST}"
 		if [ -n "$icount" ]; then m="instruction-time (path length, not caches)"; else m="wall time under that accelerator"; fi
 		echo "# accelerator: $(worst_accel "$out/$topo"); us/op is $m"
 		worst_table "$out/$topo/output.log"
