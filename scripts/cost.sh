@@ -325,8 +325,8 @@ aa_table() {	# logs...
 		for (i = 9; i < NF; i += 2) { m = $i " %"; V[r, m] = d ? 100 * $(i + 1) / d : 0; note($2, m) }
 	}
 	END {
-		printf "%-8s %-16s %19s %4s %9s %19s %4s  %s\n", "load", "metric", "A/A band", "n", "series", "series range", "n", "verdict"
-		out = 0
+		printf "%-8s %-16s %19s %4s %9s %19s %4s  %s\n", "load", "metric", "A/A band", "n", "series", "series range", "n", "verdict (by)"
+		out = 0; far = 0
 		for (o = 1; o <= no; o++) {
 			split(ord[o], lm, SUBSEP); l = lm[1]; m = lm[2]; t = m == "sclk/wakeup" ? "c" : "b"
 			na = ns = 0; lo = 1e18; hi = -1e18
@@ -339,10 +339,13 @@ aa_table() {	# logs...
 			for (x = 1; x <= ns; x++) for (y = x + 1; y <= ns; y++) if (s[y] < s[x]) { v = s[x]; s[x] = s[y]; s[y] = v }
 			if (!ns || !na) continue
 			med = ns % 2 ? s[(ns + 1) / 2] : (s[ns / 2] + s[ns / 2 + 1]) / 2
-			ok = med >= lo && med <= hi; if (!ok) out++
-			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, ok ? "inside" : "OUTSIDE"
+			by = med < lo ? med - lo : med > hi ? med - hi : 0
+			if (by) { out++; if (by * by > far * far) { far = by; farm = l " " m } }
+			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, by ? sprintf("OUTSIDE (%+.3f)", by) : "inside"
 		}
-		printf "%d of %d medians outside the A/A band\n", out, no
+		printf "%d of %d medians outside the A/A band", out, no
+		if (out) printf "; farthest: %s, %+.3f", farm, far
+		printf "\n"
 	}' "$@"
 }
 
