@@ -341,10 +341,10 @@ aa_table() {	# logs...
 			med = ns % 2 ? s[(ns + 1) / 2] : (s[ns / 2] + s[ns / 2 + 1]) / 2
 			by = med < lo ? med - lo : med > hi ? med - hi : 0
 			if (by) { out++; if (by * by > far * far) { far = by; farm = l " " m } }
-			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, by ? sprintf("OUTSIDE (%+.3f)", by) : "inside"
+			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, by ? sprintf("OUTSIDE (%+.3g)", by) : "inside"
 		}
 		printf "%d of %d medians outside the A/A band", out, no
-		if (out) printf "; farthest: %s, %+.3f", farm, far
+		if (out) printf "; farthest: %s, %+.3g", farm, far
 		printf "\n"
 	}' "$@"
 }
