@@ -172,6 +172,37 @@ do_layout() {
 	log "full pahole output: $COST/layout/*/{task_struct,rq}.txt"
 }
 
+# awk functions the tables share: sort a[1..n] numerically in place, and
+# the median of a sorted a[1..n].
+AWK_MEDIAN='
+function sort_n(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = a[i] + 0
+		for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+function median_sorted(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+'
+
+# The rows of guest/clock-reads.sh in @logs: median per-wakeup count per
+# load and arm, against the baseline's.
+clocks_table() {	# logs...
+	awk "$AWK_MEDIAN"'
+	/^clock-reads / { k = $2 " " $3; v[k] = v[k] " " $NF; n[k]++; w[k] += $9
+		if (!(k in seen)) { seen[k] = 1; ord[++m] = k } }
+	END {
+		printf "%-8s %-10s %4s %10s %14s %10s\n", "load", "arm", "n", "wakeups", "sclk/wakeup", "vs base"
+		for (i = 1; i <= m; i++) {
+			k = ord[i]; c = split(substr(v[k], 2), a, " ")
+			sort_n(a, c); med = median_sorted(a, c)
+			split(k, lk, " "); if (lk[2] == "base") b[lk[1]] = med
+			d = (lk[1] in b) ? sprintf("%+.3f", med - b[lk[1]]) : "-"
+			printf "%-8s %-10s %4d %10d %14.3f %10s   (min %.3f max %.3f)\n", lk[1], lk[2], c, w[k], med, d, a[1], a[c]
+		}
+	}' "$@"
+}
+
 do_clocks() {
 	local k kernel out arm
 	local base_k=$WP_BUILD/baseline/obj/arch/x86/boot/bzImage
@@ -189,22 +220,7 @@ do_clocks() {
 			"$WP_ROOT/guest/clock-reads.sh" "${arm[@]}" "$WP_BUILD/kselftest/sched/wakebench" "$reps" ||
 			die "$k: the guest failed (see $out/$k/output.log)"
 	done
-	# Median per-wakeup count per load and arm, against the baseline's.
-	cat "$out"/{baseline,off,SIS_CACHE}/output.log |
-		awk '/^clock-reads / { k = $2 " " $3; v[k] = v[k] " " $NF; n[k]++; w[k] += $9
-			if (!(k in seen)) { seen[k] = 1; ord[++m] = k } }
-		END {
-			printf "%-8s %-10s %4s %10s %14s %10s\n", "load", "arm", "n", "wakeups", "sclk/wakeup", "vs base"
-			for (i = 1; i <= m; i++) {
-				k = ord[i]; c = split(substr(v[k], 2), a, " ")
-				for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++)
-					if (a[y] < a[x]) { tmp = a[x]; a[x] = a[y]; a[y] = tmp }
-				med = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-				split(k, lk, " "); if (lk[2] == "base") b[lk[1]] = med
-				d = (lk[1] in b) ? sprintf("%+.3f", med - b[lk[1]]) : "-"
-				printf "%-8s %-10s %4d %10d %14.3f %10s   (min %.3f max %.3f)\n", lk[1], lk[2], c, w[k], med, d, a[1], a[c]
-			}
-		}' | tee "$out/summary.txt"
+	clocks_table "$out"/{baseline,off,SIS_CACHE}/output.log | tee "$out/summary.txt"
 	log "sched_clock_cpu() hits per try_to_wake_up() hit, median of $reps runs of 1 s (${icount:+icount, }$topo); raw: $out/*/output.log"
 }
 
@@ -216,7 +232,7 @@ do_clocks() {
 # wakeup, the reserved fallback's share of them, wake->run p99; "max": the
 # longest scan and most passes of any one wakeup in any run.
 worst_table() {	# logs...
-	awk '
+	awk "$AWK_MEDIAN"'
 	FNR == 1 { lab = FILENAME; sub(/\/output\.log$/, "", lab); sub(/.*\//, "", lab) }
 	/^worst [^ ]+ run [0-9]+:/ {
 		k = lab " " $2
@@ -224,12 +240,11 @@ worst_table() {	# logs...
 		n[k]++
 		for (i = 5; i < NF; i += 2) v[k, $i, n[k]] = $(i + 1)
 	}
-	function med(k, f,   c, i, j, t, a) {
+	function med(k, f,   c, i, a) {
 		c = n[k]
 		for (i = 1; i <= c; i++) a[i] = v[k, f, i] + 0
-		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+		sort_n(a, c)
+		return median_sorted(a, c)
 	}
 	function least(k, f,   i, x) {
 		x = v[k, f, 1] + 0
@@ -315,7 +330,7 @@ do_aa() {
 }
 
 aa_table() {	# logs...
-	awk '
+	awk "$AWK_MEDIAN"'
 	function note(l, m) { if (!((l, m) in seen)) { seen[l, m] = 1; ord[++no] = l SUBSEP m } }
 	FNR == 1 { g = FILENAME ~ /series-off\/output\.log$/ ? "S" : "A" }
 	/^clock-reads / { r = ++nr; L[r] = $2; G[r] = g; T[r] = "c"; V[r, "sclk/wakeup"] = $NF; note($2, "sclk/wakeup") }
@@ -336,9 +351,8 @@ aa_table() {	# logs...
 				if (G[r] == "A") { na++; if (v < lo) lo = v; if (v > hi) hi = v }
 				else s[++ns] = v
 			}
-			for (x = 1; x <= ns; x++) for (y = x + 1; y <= ns; y++) if (s[y] < s[x]) { v = s[x]; s[x] = s[y]; s[y] = v }
 			if (!ns || !na) continue
-			med = ns % 2 ? s[(ns + 1) / 2] : (s[ns / 2] + s[ns / 2 + 1]) / 2
+			sort_n(s, ns); med = median_sorted(s, ns)
 			by = med < lo ? med - lo : med > hi ? med - hi : 0
 			if (by) { out++; if (by * by > far * far) { far = by; farm = l " " m } }
 			printf "%-8s %-16s %8.3f .. %8.3f %4d %9.3f %8.3f .. %8.3f %4d  %s\n", l, m, lo, hi, na, med, s[1], s[ns], ns, by ? sprintf("OUTSIDE (%+.3g)", by) : "inside"
