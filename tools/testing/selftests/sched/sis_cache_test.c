@@ -572,8 +572,9 @@ static void test_wakestat(int scenario, const char *name)
 			ok = false;
 		}
 	}
-	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%)\n",
-		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT);
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%); moved off it before running: %llu\n",
+		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT,
+		       (unsigned long long)(off->moved + on->moved));
 	/* How reservations began and ended (sched_sis_cache_tp), all tasks. */
 	if (!ws.no_cache) {
 		const __u64 *r_off = off->cache[WS_CE_RESERVE], *r_on = on->cache[WS_CE_RESERVE];
@@ -618,8 +619,10 @@ static void test_wakestat(int scenario, const char *name)
 			ok = false;
 		}
 	}
-	if (!n || pct(agree, n) < WS_AGREE_PCT)
+	if (!n || pct(agree, n) < WS_AGREE_PCT) {
+		ksft_print_msg("%s: the chosen CPU is not where the wakee ran\n", name);
 		ok = false;
+	}
 	ksft_test_result(ok, "%s\n", name);
 }
 

@@ -618,9 +618,10 @@ static void test_wakestat(enum pp_load load, const char *why)
 	       (unsigned long long)on->branch_alone[b],
 	       (unsigned long long)on->outside[b],
 	       (unsigned long long)on->inactive[b]);
-	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %llu of %llu (%.2f%%, band %.0f%%)\n",
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %llu of %llu (%.2f%%, band %.0f%%); moved off it before running: %llu\n",
 		       name, (unsigned long long)agree, (unsigned long long)n,
-		       pct(agree, n), WS_AGREE_PCT);
+		       pct(agree, n), WS_AGREE_PCT,
+		       (unsigned long long)(off->moved + on->moved));
 	if (off->branch[b]) {
 		ksft_print_msg("%s: the sync-sibling branch fired with the feature off\n",
 			       name);
@@ -649,8 +650,10 @@ static void test_wakestat(enum pp_load load, const char *why)
 		ksft_print_msg("%s: with SMT, the feature never chose the sibling\n", name);
 		ok = false;
 	}
-	if (!n || pct(agree, n) < WS_AGREE_PCT)
+	if (!n || pct(agree, n) < WS_AGREE_PCT) {
+		ksft_print_msg("%s: the chosen CPU is not where the wakee ran\n", name);
 		ok = false;
+	}
 	ksft_test_result(ok, "%s\n", name);
 }
 

@@ -38,6 +38,7 @@ struct ws_task {
 	__s32 prev_cpu;
 	__u8 decided;		/* a placement since the last sched_wakeup */
 	__u8 waking;		/* fallback: sched_waking seen */
+	__u8 moved;		/* migrated off cpu after sched_wakeup */
 };
 
 struct {
@@ -68,6 +69,15 @@ struct ev_wakeup {		/* sched_waking, sched_wakeup */
 	__s32 pid;
 	__s32 prio;
 	__s32 target_cpu;
+};
+
+struct ev_migrate {		/* sched_migrate_task */
+	struct ev_common c;
+	char comm[WS_COMM_LEN];
+	__s32 pid;
+	__s32 prio;
+	__s32 orig_cpu;
+	__s32 dest_cpu;
 };
 
 struct ev_switch {
@@ -226,6 +236,7 @@ int on_select(__u64 *ctx)
 	}
 	tp->cpu = r.cpu;
 	tp->decided = 1;
+	tp->moved = 0;
 	return 0;
 }
 
@@ -322,10 +333,31 @@ int on_switch(struct ev_switch *e)
 	if (tp->cpu >= 0) {
 		if (tp->cpu == (__s32)bpf_get_smp_processor_id())
 			c->agree++;
+		else if (tp->moved)
+			c->moved++;
 		else
 			c->disagree++;
 		tp->cpu = -1;
+		tp->moved = 0;
 	}
+	return 0;
+}
+
+/*
+ * A wakee enqueued on the chosen CPU (sched_wakeup seen) and moved off it
+ * before it ran: load balancing or an affinity change, not a wrong record.
+ * The wakeup's own move (prev -> chosen, or core.c's fallback) comes
+ * before sched_wakeup and is not counted here.
+ */
+SEC("tracepoint/sched/sched_migrate_task")
+int on_migrate(struct ev_migrate *e)
+{
+	__s32 pid = e->pid;
+	struct ws_task *tp;
+
+	tp = bpf_map_lookup_elem(&tasks, &pid);
+	if (tp && tp->cpu >= 0 && tp->wake_ts && e->dest_cpu != tp->cpu)
+		tp->moved = 1;
 	return 0;
 }
 

@@ -137,7 +137,8 @@ struct ws_counts {
 	__u64 undecided_fair;
 	__u64 undecided_other;		/* RT/DL wakees (prio < 100) */
 	__u64 agree;			/* next switch-in on the chosen CPU */
-	__u64 disagree;
+	__u64 disagree;			/* ran elsewhere, never moved off it */
+	__u64 moved;			/* migrated off it after the wakeup enqueued it */
 	__u64 lat[WS_LAT_SLOTS];	/* wakeup -> switch-in, ns */
 	__u64 lat_n;
 	__u64 dropped;			/* per-wakee state not stored */

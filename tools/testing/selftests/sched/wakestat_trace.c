@@ -195,8 +195,9 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 	}
 	s->links.on_wakeup = bpf_program__attach(s->progs.on_wakeup);
 	s->links.on_switch = bpf_program__attach(s->progs.on_switch);
-	if (!s->links.on_wakeup || !s->links.on_switch)
-		return fail(t, "cannot attach to sched_wakeup and sched_switch: %s (%s)",
+	s->links.on_migrate = bpf_program__attach(s->progs.on_migrate);
+	if (!s->links.on_wakeup || !s->links.on_switch || !s->links.on_migrate)
+		return fail(t, "cannot attach to sched_wakeup, sched_switch, sched_migrate_task: %s (%s)",
 			    strerror(errno), HINT_EVENTS);
 	return 0;
 }
@@ -494,10 +495,11 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 			ws_exact_max(c->passed_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
 		if (c->passed_sum)
 			log2_text(f, "CPUs passed over", c->passed);
-		fprintf(f, "chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%)\n",
+		fprintf(f, "chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%); %llu more moved off it before running\n",
 			(unsigned long long)c->agree,
 			(unsigned long long)(c->agree + c->disagree),
-			pct(c->agree, c->agree + c->disagree));
+			pct(c->agree, c->agree + c->disagree),
+			(unsigned long long)c->moved);
 	}
 	cache_text(f, t, c);
 	lat_text(f, c);
@@ -572,6 +574,7 @@ void ws_report_json(struct json *j, const struct ws_trace *t,
 	json_u64_array(j, "passed_log2", c->passed, WS_LOG2_SLOTS);
 	json_int(j, "agree", c->agree);
 	json_int(j, "disagree", c->disagree);
+	json_int(j, "moved", c->moved);
 	json_int(j, "lat_n", c->lat_n);
 	json_num(j, "lat_p50_us", ws_lat_quantile(c, 0.5) / 1e3);
 	json_num(j, "lat_p99_us", ws_lat_quantile(c, 0.99) / 1e3);
