@@ -572,9 +572,10 @@ static void test_wakestat(int scenario, const char *name)
 			ok = false;
 		}
 	}
-	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%); moved off it before running: %llu\n",
-		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT,
-		       (unsigned long long)(off->moved + on->moved));
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %.2f%% of %llu (band >= %.0f%%); ",
+		       name, pct(agree, n), (unsigned long long)n, WS_AGREE_PCT);
+	printf("moved off it before running: %llu\n",
+	       (unsigned long long)(off->moved + on->moved));
 	/* How reservations began and ended (sched_sis_cache_tp), all tasks. */
 	if (!ws.no_cache) {
 		const __u64 *r_off = off->cache[WS_CE_RESERVE], *r_on = on->cache[WS_CE_RESERVE];

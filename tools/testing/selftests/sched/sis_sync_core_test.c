@@ -618,10 +618,11 @@ static void test_wakestat(enum pp_load load, const char *why)
 	       (unsigned long long)on->branch_alone[b],
 	       (unsigned long long)on->outside[b],
 	       (unsigned long long)on->inactive[b]);
-	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %llu of %llu (%.2f%%, band %.0f%%); moved off it before running: %llu\n",
+	ksft_print_msg("%s: chosen CPU == next switch-in CPU: %llu of %llu (%.2f%%, band %.0f%%); ",
 		       name, (unsigned long long)agree, (unsigned long long)n,
-		       pct(agree, n), WS_AGREE_PCT,
-		       (unsigned long long)(off->moved + on->moved));
+		       pct(agree, n), WS_AGREE_PCT);
+	printf("moved off it before running: %llu\n",
+	       (unsigned long long)(off->moved + on->moved));
 	if (off->branch[b]) {
 		ksft_print_msg("%s: the sync-sibling branch fired with the feature off\n",
 			       name);

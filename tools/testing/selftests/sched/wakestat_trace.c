@@ -197,7 +197,8 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 	s->links.on_switch = bpf_program__attach(s->progs.on_switch);
 	s->links.on_migrate = bpf_program__attach(s->progs.on_migrate);
 	if (!s->links.on_wakeup || !s->links.on_switch || !s->links.on_migrate)
-		return fail(t, "cannot attach to sched_wakeup, sched_switch, sched_migrate_task: %s (%s)",
+		return fail(t, "cannot attach to %s: %s (%s)",
+			    "sched_wakeup, sched_switch and sched_migrate_task",
 			    strerror(errno), HINT_EVENTS);
 	return 0;
 }
@@ -495,11 +496,12 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 			ws_exact_max(c->passed_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
 		if (c->passed_sum)
 			log2_text(f, "CPUs passed over", c->passed);
-		fprintf(f, "chosen CPU == CPU of the next switch-in: %llu of %llu (%.2f%%); %llu more moved off it before running\n",
+		fprintf(f, "chosen CPU == CPU of next switch-in: %llu of %llu (%.2f%%); %llu %s\n",
 			(unsigned long long)c->agree,
 			(unsigned long long)(c->agree + c->disagree),
 			pct(c->agree, c->agree + c->disagree),
-			(unsigned long long)c->moved);
+			(unsigned long long)c->moved,
+			"more moved off it before running");
 	}
 	cache_text(f, t, c);
 	lat_text(f, c);
