@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,6 +19,24 @@ int kmsg_open_end(void)
 	if (fd >= 0)
 		lseek(fd, 0, SEEK_END);
 	return fd;
+}
+
+/*
+ * The first line of a report: WARN(), BUG() and KASAN ("BUG:"), lockdep
+ * ("WARNING: possible ..."), UBSAN, hung tasks and RCU stalls ("INFO:"),
+ * oopses.
+ */
+static bool is_report(const char *rec)
+{
+	static const char * const heads[] = {
+		"WARNING:", "BUG:", "UBSAN:", "INFO:", "Oops:", "general protection fault",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++)
+		if (strstr(rec, heads[i]))
+			return true;
+	return false;
 }
 
 int kmsg_warnings(int fd)
@@ -36,7 +55,7 @@ int kmsg_warnings(int fd)
 			break;
 		}
 		rec[n] = '\0';
-		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:")) {
+		if (is_report(rec)) {
 			msg = strchr(rec, ';');
 			ksft_print_msg("kernel: %s", msg ? msg + 1 : rec);
 			nr++;

@@ -10,7 +10,8 @@
 int kmsg_open_end(void);
 
 /*
- * Print and count the records with "WARNING:" or "BUG:" logged since
+ * Print and count the reports (records with "WARNING:", "BUG:", "UBSAN:",
+ * "INFO:", "Oops:" or "general protection fault") logged since
  * kmsg_open_end(); 0 when @fd < 0.
  */
 int kmsg_warnings(int fd);
