@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,11 +309,17 @@ int sl_stop(struct sl_loads *l, int grace_s)
 void sl_parse(int argc, char **argv, struct sl_args *a, const char *does,
 	      const char *count)
 {
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "goal",     required_argument, NULL, 'n' },
+		{ "help",     no_argument,       NULL, 'h' },
+		{ }
+	};
 	int c;
 
 	a->secs = 60;
 	a->goal = 0;
-	while ((c = getopt(argc, argv, "d:n:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			a->secs = atoi(optarg);
@@ -323,7 +330,8 @@ void sl_parse(int argc, char **argv, struct sl_args *a, const char *does,
 		case 'h':
 		default:
 			fprintf(c == 'h' ? stdout : stderr,
-				"usage: %s [-d SECONDS] [-n %s]\n%s, under loads on every CPU,\n"
+				"usage: %s [-d|--duration SECONDS] [-n|--goal %s]\n"
+				"%s, under loads on every CPU,\n"
 				"for SECONDS (default 60) and until %s reach(es) the -n count.\n",
 				argv[0], count, does, count);
 			exit(c == 'h' ? 0 : KSFT_FAIL);
