@@ -30,6 +30,12 @@ char targ_comm[WS_COMM_LEN];		/* "": any */
 __u64 targ_cgroup;			/* 0: any */
 struct ws_cpu_topo topo[WS_MAX_CPUS];
 bool fallback;
+/*
+ * Offsets of pid and dest_cpu in sched_migrate_task's record, from its
+ * tracefs format: its layout changed after 6.12 (comm became __data_loc).
+ */
+__u32 mig_pid_off;
+__u32 mig_dest_off;
 
 struct ws_task {
 	__u64 wake_ts;		/* sched_wakeup, 0 once switched in */
@@ -69,15 +75,6 @@ struct ev_wakeup {		/* sched_waking, sched_wakeup */
 	__s32 pid;
 	__s32 prio;
 	__s32 target_cpu;
-};
-
-struct ev_migrate {		/* sched_migrate_task */
-	struct ev_common c;
-	char comm[WS_COMM_LEN];
-	__s32 pid;
-	__s32 prio;
-	__s32 orig_cpu;
-	__s32 dest_cpu;
 };
 
 struct ev_switch {
@@ -350,13 +347,16 @@ int on_switch(struct ev_switch *e)
  * before sched_wakeup and is not counted here.
  */
 SEC("tracepoint/sched/sched_migrate_task")
-int on_migrate(struct ev_migrate *e)
+int on_migrate(void *ctx)
 {
-	__s32 pid = e->pid;
 	struct ws_task *tp;
+	__s32 pid, dest;
 
+	if (bpf_probe_read_kernel(&pid, sizeof(pid), (char *)ctx + mig_pid_off) ||
+	    bpf_probe_read_kernel(&dest, sizeof(dest), (char *)ctx + mig_dest_off))
+		return 0;
 	tp = bpf_map_lookup_elem(&tasks, &pid);
-	if (tp && tp->cpu >= 0 && tp->wake_ts && e->dest_cpu != tp->cpu)
+	if (tp && tp->cpu >= 0 && tp->wake_ts && dest != tp->cpu)
 		tp->moved = 1;
 	return 0;
 }

@@ -110,6 +110,40 @@ static int fail(struct ws_trace *t, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * The offset of @field in sched_migrate_task's record, from its tracefs
+ * format ("field:pid_t pid;\toffset:12;..."), or -1.
+ */
+static int migrate_field_offset(const char *field)
+{
+	static const char * const paths[] = {
+		"/sys/kernel/tracing/events/sched/sched_migrate_task/format",
+		"/sys/kernel/debug/tracing/events/sched/sched_migrate_task/format",
+		NULL,
+	};
+	char line[256], want[64], *p;
+	int off = -1;
+	size_t i;
+	FILE *f = NULL;
+
+	for (i = 0; paths[i] && !f; i++)
+		f = fopen(paths[i], "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " %s;", field);
+	while (off < 0 && fgets(line, sizeof(line), f)) {
+		p = strstr(line, want);
+		if (p && strstr(line, "field:"))
+			p = strstr(p, "offset:");
+		else
+			p = NULL;
+		if (p)
+			off = atoi(p + strlen("offset:"));
+	}
+	fclose(f);
+	return off;
+}
+
 static int first_cpu(const cpu_set_t *set)
 {
 	int cpu;
@@ -154,6 +188,7 @@ static int set_topology(struct ws_trace *t)
 int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 {
 	struct wakestat_bpf *s;
+	int pid_off, dest_off;
 
 	memset(t, 0, sizeof(*t));
 	libbpf_set_print(print_libbpf);
@@ -170,6 +205,10 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 	s->bss->targ_tgid = f->tgid;
 	memcpy(s->bss->targ_comm, f->comm, WS_COMM_LEN);
 	s->bss->targ_cgroup = f->cgroup;
+	pid_off = migrate_field_offset("pid");
+	dest_off = migrate_field_offset("dest_cpu");
+	s->bss->mig_pid_off = pid_off > 0 ? pid_off : 0;
+	s->bss->mig_dest_off = dest_off > 0 ? dest_off : 0;
 
 	if (wakestat_bpf__load(s))
 		return fail(t, "cannot load the BPF programs: %s (%s)",
@@ -195,11 +234,16 @@ int ws_trace_open(struct ws_trace *t, const struct ws_filter *f)
 	}
 	s->links.on_wakeup = bpf_program__attach(s->progs.on_wakeup);
 	s->links.on_switch = bpf_program__attach(s->progs.on_switch);
-	s->links.on_migrate = bpf_program__attach(s->progs.on_migrate);
-	if (!s->links.on_wakeup || !s->links.on_switch || !s->links.on_migrate)
-		return fail(t, "cannot attach to %s: %s (%s)",
-			    "sched_wakeup, sched_switch and sched_migrate_task",
+	if (!s->links.on_wakeup || !s->links.on_switch)
+		return fail(t, "cannot attach to sched_wakeup and sched_switch: %s (%s)",
 			    strerror(errno), HINT_EVENTS);
+	/* Without it, a wakee moved before it ran counts as disagreeing. */
+	if (pid_off > 0 && dest_off > 0) {
+		libbpf_quiet = true;
+		s->links.on_migrate = bpf_program__attach(s->progs.on_migrate);
+		libbpf_quiet = false;
+	}
+	t->no_migrate = !s->links.on_migrate;
 	return 0;
 }
 
@@ -496,12 +540,16 @@ void ws_report_text(FILE *f, const struct ws_trace *t,
 			ws_exact_max(c->passed_n) == WS_EXACT_SLOTS - 1 ? " or more" : "");
 		if (c->passed_sum)
 			log2_text(f, "CPUs passed over", c->passed);
-		fprintf(f, "chosen CPU == CPU of next switch-in: %llu of %llu (%.2f%%); %llu %s\n",
+		fprintf(f, "chosen CPU == CPU of next switch-in: %llu of %llu (%.2f%%); ",
 			(unsigned long long)c->agree,
 			(unsigned long long)(c->agree + c->disagree),
-			pct(c->agree, c->agree + c->disagree),
-			(unsigned long long)c->moved,
-			"more moved off it before running");
+			pct(c->agree, c->agree + c->disagree));
+		if (t->no_migrate)
+			fprintf(f, "moves before running not told apart (%s)\n",
+				"no usable sched_migrate_task");
+		else
+			fprintf(f, "%llu more moved off it before running\n",
+				(unsigned long long)c->moved);
 	}
 	cache_text(f, t, c);
 	lat_text(f, c);
@@ -577,6 +625,7 @@ void ws_report_json(struct json *j, const struct ws_trace *t,
 	json_int(j, "agree", c->agree);
 	json_int(j, "disagree", c->disagree);
 	json_int(j, "moved", c->moved);
+	json_int(j, "moves_tracked", !t->no_migrate);
 	json_int(j, "lat_n", c->lat_n);
 	json_num(j, "lat_p50_us", ws_lat_quantile(c, 0.5) / 1e3);
 	json_num(j, "lat_p99_us", ws_lat_quantile(c, 0.99) / 1e3);

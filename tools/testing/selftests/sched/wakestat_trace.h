@@ -24,6 +24,7 @@ struct ws_trace {
 	struct wakestat_bpf *skel;
 	bool fallback;		/* no sched_select_task_rq_fair_tp */
 	bool no_cache;		/* no sched_sis_cache_tp (SIS_CACHE counts) */
+	bool no_migrate;	/* moves off the chosen CPU not told apart */
 	int nr_cpus;		/* possible CPUs: per-CPU map values */
 	const char *topo_source;
 	char why[512];		/* why ws_trace_open() failed */
