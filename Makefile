@@ -3,6 +3,8 @@
 # wakeplace: one target per stage; each is a script in scripts/.
 # usage: make TARGET [ARGS='...'] [HOST=1] [PRESETS=...] [BOOT_JOBS=N]
 #   make test            everything, from a bare Debian 12 machine (CI)
+#   make test-full       the stress tests to their long goals, series and
+#                        tracepoint-only kernels (test.sh --full)
 #   make bench           A/B verdict on the features in a guest (HOST=1: on the
 #                        running kernel; ARGS='-h' lists options)
 #   make tree            build/linux: pinned baseline + patches/ on branch wakeplace
@@ -21,7 +23,7 @@
 # BOOT_JOBS=2) reach the scripts through the environment.
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test bench rebase fresh-check cost clean distclean
+.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test test-full bench rebase fresh-check cost clean distclean
 
 help:
 	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
@@ -52,6 +54,9 @@ vm:
 
 test:
 	$(S)/test.sh $(PRESETS)
+
+test-full:
+	$(S)/test.sh --full $(PRESETS)
 
 bench:
 	$(S)/bench.sh $(ARGS)

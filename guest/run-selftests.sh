@@ -13,9 +13,12 @@
 # scripts/vm.sh --net (a virtio NIC and an echo peer, $WP_ECHO): only
 # sis_sync_core_test's kthread_waker and nic_waker cases.
 #
-# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers]
+# With --stress: only the stress tests, to make test-full's long goals, or
+# with the options given after it (the same for all three, e.g. "-d 60").
+#
+# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS]]
 set -u
-ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers]}
+ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS]]}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
 cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 [ -n "$(./run_kselftest.sh -l)" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
@@ -38,6 +41,15 @@ case ${2:-} in
 		{ echo "run-selftests.sh: --net-wakers: no echo peer (\$WP_ECHO): boot with scripts/vm.sh --net" >&2; exit 1; }
 	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t kthread_waker -t nic_waker -e $WP_ECHO"
 	./run_kselftest.sh -t sched:sis_sync_core_test 2>&1 | tee "$out" ;;
+--stress)
+	# make test-full: the stress tests alone, to their long goals (see
+	# each test's -h), with no kselftest timeout (vm.sh's bounds the
+	# run); ARGS replace the goals.
+	export KSELFTEST_TOGGLE_STORM_TEST_ARGS="${3:--n 10000}"
+	export KSELFTEST_HOTPLUG_TEST_ARGS="${3:--n 100}"
+	export KSELFTEST_AFFINITY_CHURN_TEST_ARGS="${3:--n 1000000}"
+	./run_kselftest.sh -o 0 -t sched:toggle_storm_test -t sched:hotplug_test \
+		-t sched:affinity_churn_test 2>&1 | tee "$out" ;;
 *)
 	echo "run-selftests.sh: unknown option $2" >&2
 	exit 1 ;;
