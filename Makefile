@@ -4,7 +4,8 @@
 # usage: make TARGET [ARGS='...'] [HOST=1] [PRESETS=...] [BOOT_JOBS=N]
 #   make test            everything, from a bare Debian 12 machine (CI)
 #   make test-full       the stress tests to their long goals, series and
-#                        tracepoint-only kernels (test.sh --full)
+#                        tracepoint-only kernels, and the build matrix
+#                        (test.sh --full)
 #   make bench           A/B verdict on the features in a guest (HOST=1: on the
 #                        running kernel; ARGS='-h' lists options)
 #   make tree            build/linux: pinned baseline + patches/ on branch wakeplace
@@ -13,6 +14,9 @@
 #   make build           guest kernel + sched kselftests
 #   make kselftest-tar   the sched kselftests as kselftest.tar.gz (LAVA, KernelCI)
 #   make check-series    every commit of the series builds on its own
+#   make matrix [ARGS='nosmp i386 ...']   the series' head under other configs
+#                        (SMP, SMT, SCHED_DEBUG, SCHEDSTATS, tracing off, core
+#                        scheduling, i386, Debian's with W=1)
 #   make vm ARGS='-t llc2 -- cmd'   boot the guest and run a command
 #   make rebase          move the series to the 6.12.y apt now offers
 #   make fresh-check     .ci/run in a bare Debian 12 root (mmdebstrap; root, ~30 min)
@@ -23,7 +27,7 @@
 # BOOT_JOBS=2) reach the scripts through the environment.
 S := scripts
 
-.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test test-full bench rebase fresh-check cost clean distclean
+.PHONY: help deps tree patches check-patches check-series build kselftest-tar vm test test-full matrix bench rebase fresh-check cost clean distclean
 
 help:
 	@sed -n '3,/^$$/{/^#/s/^# \{0,1\}//p}' Makefile
@@ -57,6 +61,9 @@ test:
 
 test-full:
 	$(S)/test.sh --full $(PRESETS)
+
+matrix:
+	$(S)/matrix.sh $(ARGS)
 
 bench:
 	$(S)/bench.sh $(ARGS)

@@ -21,7 +21,9 @@
 # With --variant NAME: the series' kernel with guest/NAME.config merged last
 # (it may turn guest.config's choices round), into build/variants/NAME/obj
 # (release suffix -NAME); no selftests.  guest/sched-core.config is the
-# core-scheduling kernel (CONFIG_SCHED_CORE=y) the cookie tests boot.
+# core-scheduling kernel (CONFIG_SCHED_CORE=y) the cookie tests boot;
+# guest/i386.config alone builds for ARCH=i386 (a 32-bit kernel); the
+# others are the build matrix's configs (scripts/matrix.sh).
 #
 # With --selftests: the sched kselftests only (no kernel), e.g. for
 # make bench HOST=1 on a machine that runs its own kernel.  The kselftests
@@ -54,6 +56,7 @@ SRC=$WP_TREE OBJ=$WP_OBJ LV=
 if [ -n "$variant" ]; then
 	FRAGMENTS+=("$WP_ROOT/guest/$variant.config")
 	OBJ=$WP_BUILD/variants/$variant/obj LV=-$variant
+	[ "$variant" != i386 ] || KMAKE_VARS=(ARCH=i386 RUSTC=false)
 fi
 if [ -n "$baseline" ]; then
 	SRC=$WP_BUILD/baseline/linux OBJ=$WP_BUILD/baseline/obj LV=-baseline

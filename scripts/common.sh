@@ -116,6 +116,18 @@ kbuild_env() {
 	export KBUILD_BUILD_TIMESTAMP="$WP_BASE_DATE"
 }
 
+# Debian's own amd64 kernel config (package linux-config-6.12) into @out,
+# with its signing keys blanked (they are not here; no object that cost.sh
+# or matrix.sh builds needs them).  @src's scripts/config edits it.
+WP_DEBIAN_CONFIG=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+debian_config() {	# src out
+	[ -r "$WP_DEBIAN_CONFIG" ] || die "no $WP_DEBIAN_CONFIG: install linux-config-6.12 (make deps)"
+	xzcat "$WP_DEBIAN_CONFIG" > "$2"
+	"$1/scripts/config" --file "$2" \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+		--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+}
+
 # What a build's result depends on besides the sources: the config and
 # the compiler (a short hash).
 build_key() {	# .config

@@ -83,8 +83,6 @@ require_tree
 "$WP_ROOT/scripts/deps.sh" --check
 COST=$WP_BUILD/cost
 
-DEBCONF=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
-
 # Make @obj's .config from @base (a .config file, or "debian") with DWARF
 # debug info, then build only kernel/sched/core.o from @src.
 layout_build() {	# src obj base
@@ -92,12 +90,7 @@ layout_build() {	# src obj base
 	local kmake=(make -C "$src" "${KMAKE_VARS[@]}" -j"$(nproc)" -s O="$obj" CC="ccache gcc")
 	mkdir -p "$obj"
 	if [ "$base" = debian ]; then
-		[ -r "$DEBCONF" ] || die "no $DEBCONF: install linux-config-6.12 (make deps)"
-		xzcat "$DEBCONF" > "$obj/.config.new"
-		# Debian's signing keys are not here; core.o needs none.
-		"$src/scripts/config" --file "$obj/.config.new" \
-			--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
-			--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+		debian_config "$src" "$obj/.config.new"
 	else
 		cp "$base" "$obj/.config.new"
 		"$src/scripts/config" --file "$obj/.config.new" \

@@ -11,6 +11,7 @@
 # shows BUG/WARNING/Oops/lockdep/UBSAN/KASAN/panic fails the run.
 #
 # usage: vm.sh [options] -- command [args...]
+#        vm.sh [options] --kunit-only
 #   -t, --topology T   smt (default), llc2, flat, or a raw -smp string
 #                      such as "16,sockets=2,cores=4,threads=2"
 #   -o, --results DIR  results directory (default build/results/<date>-<topology>)
@@ -26,6 +27,11 @@
 #                      shift=0,sleep=off, even where KVM works (guest time
 #                      counts instructions: 1 ns each; idle time skipped);
 #                      the guest's durations and timeouts are then virtual
+#   -K, --kunit-only   no command: the kernel powers off once its built-in
+#                      KUnit suites have run (kunit_shutdown=poweroff),
+#                      before init, so a kernel that cannot run the host's
+#                      userspace (i386) is tested too; exit 0 when every
+#                      suite the KTAP plan announced reported ok
 # environment: ACCEL=kvm|tcg forces the accelerator (default: probe, cached);
 #   ACCEL=kvm and --icount exclude each other
 #
@@ -37,7 +43,7 @@ set -euo pipefail
 usage() { sed -n '/^# usage:/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 topo=smt results= kernel=$WP_OBJ/arch/x86/boot/bzImage timeout=1800
-append= mem=2048 icount= net=
+append= mem=2048 icount= net= kunit_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t|--topology) topo=${2:?}; shift 2 ;;
@@ -48,12 +54,17 @@ while [ $# -gt 0 ]; do
 	-m|--memory) mem=${2:?}; shift 2 ;;
 	-I|--icount) icount=1; shift ;;
 	-N|--net) net=1; shift ;;
+	-K|--kunit-only) kunit_only=1; shift ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
 	*) usage ;;
 	esac
 done
-[ $# -gt 0 ] || usage
+if [ -n "$kunit_only" ]; then
+	[ $# = 0 ] || die "--kunit-only runs no command (got: $*)"
+else
+	[ $# -gt 0 ] || usage
+fi
 [ -f "$kernel" ] || die "no kernel $kernel: run 'make build'"
 case $timeout in ''|*[!0-9]*) die "--timeout wants seconds" ;; esac
 case $mem in ''|*[!0-9]*) die "--memory wants MB" ;; esac
@@ -154,6 +165,7 @@ release=$(strings "$kernel" 2>/dev/null | grep -m1 -oE '^[0-9]+\.[0-9]+\.[0-9]+[
 cmdline="console=ttyS0 root=wproot rootfstype=9p ro"
 cmdline="$cmdline rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 cmdline="$cmdline init=$WP_ROOT/guest/init panic=-1 sched_verbose lpj=10000000 $append"
+[ -z "$kunit_only" ] || cmdline="$cmdline kunit_shutdown=poweroff"
 
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -m "$mem" -smp "$smp" "${numa_args[@]}"
       -kernel "$kernel" -append "$cmdline"
@@ -179,7 +191,7 @@ qemu=(qemu-system-x86_64 "${accel_args[@]}" -m "$mem" -smp "$smp" "${numa_args[@
 	else
 		echo "clock: wall-clock"
 	fi
-	echo "command: $*"
+	if [ -n "$kunit_only" ]; then echo "command: none (--kunit-only)"; else echo "command: $*"; fi
 	echo "wakeplace: $(git -C "$WP_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel tree: $(tgit describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
 	printf 'qemu:'; printf ' %q' "${qemu[@]}"; echo
@@ -209,7 +221,19 @@ WP_ON_SIGNAL=
 t1=$(date +%s)
 
 rc=125
-if [ -f "$results/rc" ]; then
+if [ -n "$kunit_only" ]; then
+	# KTAP on the console: the plan "1..N", then one top-level
+	# "ok|not ok K suite" per suite.
+	rc=$(sed 's/^\[[ 0-9.]*\] //' "$results/console.log" 2>/dev/null | awk '
+		/^1\.\.[0-9]+$/ && plan == "" { plan = substr($0, 4) + 0; next }
+		/^ok [0-9]+ / { ok++ } /^not ok [0-9]+ / { bad++ }
+		END {
+			if (plan == "") { print "kunit: no KTAP plan on the console" > "/dev/stderr"; print 125; exit }
+			printf "kunit: %d of %d suites ok, %d not ok\n", ok, plan, bad > "/dev/stderr"
+			print (bad == 0 && ok == plan) ? 0 : 1
+		}' 2>> "$results/run.txt")
+	[ $qrc != 124 ] && [ $qrc != 137 ] || rc=124
+elif [ -f "$results/rc" ]; then
 	rc=$(cat "$results/rc")
 elif [ $qrc = 124 ] || [ $qrc = 137 ]; then
 	rc=124
@@ -226,6 +250,10 @@ if [ -n "$bad" ]; then
 	[ "$rc" != 0 ] || rc=1
 fi
 echo "$rc" > "$results/exit-code"
+if [ -n "$kunit_only" ]; then
+	log "$(grep '^kunit:' "$results/run.txt" | tail -n 1 || echo "kunit: no result")${bad:+; kernel console problems} after $((t1 - t0)) s: exit $rc (see $results/console.log)"
+	exit "$rc"
+fi
 # The exit code is passed on on purpose: say what it means.
 case $rc in
 0) log "guest command exited 0 after $((t1 - t0)) s" ;;

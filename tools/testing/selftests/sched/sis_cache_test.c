@@ -68,6 +68,7 @@
 #include "../kselftest.h"
 #include "kmsg.h"
 #include "pingpong.h"
+#include "placement.h"
 #include "sched_features.h"
 #include "sched_topology.h"
 #include "stats.h"
@@ -440,8 +441,8 @@ static void stolen_prev(const char *variant, double band,
 			       name, m_off, CONTEST_PCT);
 	ok &= got >= ratio;
 	ok &= conserved(name, c_off, c_on, band);
-	ok &= affinity_kept(name, c_off, 1) & affinity_kept(name, c_on, 1);
-	ksft_test_result(ok, "%s\n", name);
+	placement_result(name, affinity_kept(name, c_off, 1) & affinity_kept(name, c_on, 1),
+			 ok);
 }
 
 static void test_stolen_prev(void)
@@ -526,8 +527,7 @@ static void test_all_reserved(void)
 			       name, idle_on, idle_off, band);
 		ok = idle_on >= idle_off - band;
 		ok &= conserved(name, &c[0], on, band);
-		ok &= affinity_kept(name, on, 1);
-		ksft_test_result(ok, "%s\n", name);
+		placement_result(name, affinity_kept(name, on, 1), ok);
 	}
 }
 
@@ -538,7 +538,7 @@ static void test_wakestat(int scenario, const char *name)
 	__u64 agree = off->agree + on->agree;
 	__u64 n = agree + off->disagree + on->disagree;
 	int b = WS_BR_RESERVED, i;
-	bool ok = true;
+	bool ok = true, reached = true;
 
 	if (!ws_on) {
 		ksft_test_result_skip("%s: %s\n", name, ws_why);
@@ -592,7 +592,7 @@ static void test_wakestat(int scenario, const char *name)
 		}
 		if (!r_on[1]) {
 			ksft_print_msg("%s: SIS_CACHE on, no reservation with a window\n", name);
-			ok = false;
+			reached = false;
 		}
 	}
 	if (off->passed_sum || off->branch[b]) {
@@ -601,11 +601,11 @@ static void test_wakestat(int scenario, const char *name)
 	}
 	if (!on->passed_sum) {
 		ksft_print_msg("%s: SIS_CACHE on never passed a reserved CPU over\n", name);
-		ok = false;
+		reached = false;
 	}
 	if (scenario == 1 && !on->branch[b]) {
 		ksft_print_msg("%s: every idle CPU reserved, yet no reserved fallback\n", name);
-		ok = false;
+		reached = false;
 	}
 	for (i = 0; i < 2; i++) {
 		const struct ws_counts *c = &ws_tally[scenario][i];
@@ -620,11 +620,13 @@ static void test_wakestat(int scenario, const char *name)
 			ok = false;
 		}
 	}
-	if (!n || pct(agree, n) < WS_AGREE_PCT) {
-		ksft_print_msg("%s: the chosen CPU is not where the wakee ran\n", name);
+	if (!n)
 		ok = false;
+	if (n && pct(agree, n) < WS_AGREE_PCT) {
+		ksft_print_msg("%s: the chosen CPU is not where the wakee ran\n", name);
+		reached = false;
 	}
-	ksft_test_result(ok, "%s\n", name);
+	placement_result(name, ok, reached);
 }
 
 /*

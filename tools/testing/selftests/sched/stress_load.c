@@ -36,8 +36,11 @@ double sl_now(void)
 
 /*
  * Every transfer is blocking; a load ends only on SIGTERM (its default
- * action) or on an error, which it reports by its exit code.  EOF means
- * the peer has gone: after sl_stop()'s SIGTERM, that is the normal end.
+ * action) or on an error, which it reports by its exit code.  EOF, EPIPE
+ * and ECONNRESET mean the peer has gone: after sl_stop()'s SIGTERM, which
+ * reaches the processes one by one, that is the normal end (a hackbench
+ * sender whose receivers went first died of SIGPIPE, counted as a failed
+ * load).  A load that ends before sl_stop() fails whatever its code.
  */
 static void xfer_all(int fd, char *buf, size_t len, bool out, int code)
 {
@@ -48,7 +51,7 @@ static void xfer_all(int fd, char *buf, size_t len, bool out, int code)
 		n = out ? write(fd, buf + done, len - done) : read(fd, buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n == 0)
+		if (n == 0 || (n < 0 && (errno == EPIPE || errno == ECONNRESET)))
 			_exit(0);
 		if (n < 0)
 			_exit(code);
@@ -77,6 +80,7 @@ static int spawn(struct sl_loads *l, const char *what, void (*fn)(void *, unsign
 		return -errno;
 	if (pid == 0) {
 		prctl(PR_SET_NAME, SL_COMM);
+		signal(SIGPIPE, SIG_IGN);	/* EPIPE instead: see xfer_all() */
 		for (i = 0; i < nr_close; i++)
 			if (close_fds[i] >= 0)
 				close(close_fds[i]);

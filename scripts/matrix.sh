@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 8: the build matrix.  The series at its head (branch wakeplace)
+# under configs other than the guest's; that every patch builds with the
+# guest config is check-series.sh's job.
+#
+#   nosmp nosmt nosched-debug noschedstats notrace sched-core i386
+#       scripts/build.sh --variant NAME (guest.config, then guest/NAME.config
+#       over it; i386 starts from ARCH=i386 tinyconfig).  The objects of
+#       kernel/sched/ and of every .c file the series touches are removed
+#       first, so that their warnings are printed again (ccache replays
+#       them): any warning in those fails the config.  Then one boot with
+#       scripts/vm.sh --kunit-only: the built-in KUnit suites pass (nosmp
+#       has none: SMP-only) and the console shows no kernel problem.
+#   debian
+#       kernel/sched/ built with Debian's own config (linux-config-6.12)
+#       and W=1, for the baseline and for the series: a warning the
+#       series' build prints and the baseline's does not (file and message;
+#       line numbers aside) fails it.
+#
+# Logs in build/matrix/<config>.log; one line per check in
+# build/matrix/results.txt ("matrix pass|fail NAME detail", as test.sh
+# writes them); the last line is "N passed, N failed".  Exit 1 if any
+# check failed.
+#
+# usage: matrix.sh [CONFIG...]    (default: all; CONFIG as above)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+ALL=(nosmp nosmt nosched-debug noschedstats notrace sched-core i386 debian)
+M=$WP_BUILD/matrix
+RESULTS=$M/results.txt
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=("${ALL[@]}")
+for c in "${configs[@]}"; do
+	[[ " ${ALL[*]} " = *" $c "* ]] ||
+		die "unknown config '$c' (configs: ${ALL[*]})"
+done
+require_tree
+"$WP_ROOT/scripts/deps.sh" --check
+mkdir -p "$M"
+: > "$RESULTS"
+
+result() {	# pass|fail name detail...
+	local st=$1 name=$2
+	shift 2
+	echo "matrix $st $name $*" | tee -a "$RESULTS"
+}
+
+# The objects built from what the series changes, relative to an object
+# directory: kernel/sched/ and each .c file the series touches.
+series_objects() {
+	echo "kernel/sched/*.o"
+	tgit diff --name-only "$WP_BASE_TAG..$WP_BRANCH" -- '*.c' |
+		grep -v '^tools/' | sed 's/\.c$/.o/' || :
+}
+
+variant() {	# name
+	local name=$1 obj=$WP_BUILD/variants/$1/obj log=$M/$1.log t0 rc=0 o w topo
+	t0=$(date +%s)
+	for o in $(series_objects); do
+		# shellcheck disable=SC2086 # the glob in kernel/sched/*.o
+		rm -f "$obj"/$o
+	done
+	wp_child "$WP_ROOT/scripts/build.sh" --variant "$name" > "$log" 2>&1 || rc=$?
+	if [ $rc != 0 ]; then
+		result fail "build:$name" "build.sh exit $rc: $(grep -m1 -E 'error:' "$log" || tail -n 1 "$log")"
+		return 0
+	fi
+	w=$(grep -c 'warning:' "$log" || true)
+	if [ "$w" = 0 ]; then
+		result pass "build:$name" "$(($(date +%s) - t0)) s, no warnings"
+	else
+		result fail "build:$name" "$w warning(s): $(grep -m1 'warning:' "$log")"
+	fi
+	# A uniprocessor kernel gets one CPU; the others the smt preset's 8
+	# (i386's NR_CPUS).
+	topo=smt
+	[ "$name" != nosmp ] || topo=1
+	rc=0
+	wp_child "$WP_ROOT/scripts/vm.sh" --kunit-only -t "$topo" -T 900 \
+		-k "$obj/arch/x86/boot/bzImage" -o "$M/$name-boot" >> "$log" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
+		result pass "kunit:$name" "$(grep '^kunit:' "$M/$name-boot/run.txt" | tail -n 1), clean console"
+	else
+		result fail "kunit:$name" "vm.sh exit $rc: $(grep -E '^(kunit|console):' "$M/$name-boot/run.txt" | tr '\n' ' ')(see $M/$name-boot)"
+	fi
+}
+
+# kernel/sched/ of @src with Debian's config and W=1; warnings, line
+# numbers and paths up to the source tree dropped, sorted, on stdout.
+debian_sched() {	# src obj log
+	local src=$1 obj=$2 log=$3
+	local kmake=(make -C "$src" "${KMAKE_VARS[@]}" -j"$(nproc)" -s O="$obj" CC="ccache gcc")
+	mkdir -p "$obj"
+	debian_config "$src" "$obj/.config.new"
+	cmp -s "$obj/.config.new" "$obj/.config.in" 2>/dev/null ||
+		{ cp "$obj/.config.new" "$obj/.config.in"; cp "$obj/.config.new" "$obj/.config"; }
+	rm -f "$obj/.config.new" "$obj"/kernel/sched/*.o
+	: > "$log"
+	{ "${kmake[@]}" olddefconfig && "${kmake[@]}" prepare &&
+	  "${kmake[@]}" W=1 kernel/sched/; } >> "$log" 2>&1 ||
+		{ log "$src: kernel/sched/ with Debian's config failed (see $log)"; return 1; }
+	grep 'warning:' "$log" | sed -e 's|^[^ ]*/\(kernel\|include\|arch\)/|\1/|' \
+		-e 's|^\([^:]*\):[0-9]*:[0-9]*:|\1:|' | sort -u
+}
+
+debian() {
+	local log=$M/debian.log t0 new nb ns
+	t0=$(date +%s)
+	[ -d "$WP_BUILD/baseline/linux" ] || wp_child "$WP_ROOT/scripts/build.sh" --baseline
+	: > "$log"
+	kbuild_env
+	if ! debian_sched "$WP_BUILD/baseline/linux" "$M/debian-baseline" "$M/debian-baseline.log" \
+		> "$M/debian-baseline.warnings" ||
+	   ! debian_sched "$WP_TREE" "$M/debian-series" "$M/debian-series.log" \
+		> "$M/debian-series.warnings"; then
+		result fail "w1:debian" "kernel/sched/ did not build (see $M/debian-*.log)"
+		return 0
+	fi
+	nb=$(wc -l < "$M/debian-baseline.warnings")
+	ns=$(wc -l < "$M/debian-series.warnings")
+	new=$(comm -13 "$M/debian-baseline.warnings" "$M/debian-series.warnings")
+	{
+		echo "baseline: $nb distinct W=1 warning(s) in kernel/sched/"
+		echo "series:   $ns distinct W=1 warning(s) in kernel/sched/"
+		echo "new with the series:"
+		printf '%s\n' "${new:-  none}"
+	} > "$log"
+	if [ -z "$new" ]; then
+		result pass "w1:debian" "$(($(date +%s) - t0)) s, kernel/sched/ W=1: $ns warning(s), the baseline's $nb, none new"
+	else
+		result fail "w1:debian" "$(grep -c . <<<"$new") new W=1 warning(s): $(head -n 1 <<<"$new") (see $log)"
+	fi
+}
+
+t_start=$(date +%s)
+for c in "${configs[@]}"; do
+	log "== $c"
+	if [ "$c" = debian ]; then debian; else variant "$c"; fi
+done
+pass=$(grep -c ' pass ' "$RESULTS" || true)
+fail=$(grep -c ' fail ' "$RESULTS" || true)
+log "matrix: ${configs[*]} in $(($(date +%s) - t_start)) s; logs in $M"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ] || exit 1
