@@ -15,10 +15,12 @@
 #
 # With --stress: only the stress tests, to make test-full's long goals, or
 # with the options given after it (the same for all three, e.g. "-d 60").
+# With --debug: the whole suite on the debug kernel (guest/debug.config),
+# each test allowed six times its timeout (lockdep and KASAN slow it).
 #
-# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS]]
+# usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS] | --debug]
 set -u
-ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS]]}
+ks=${1:?usage: run-selftests.sh KSELFTEST_INSTALL_DIR [--core-sched | --net-wakers | --stress [ARGS] | --debug]}
 out=${WP_RESULTS:-/tmp}/kselftest.tap
 cd "$ks" || { echo "run-selftests.sh: cannot enter $ks" >&2; exit 1; }
 [ -n "$(./run_kselftest.sh -l)" ] || { echo "run-selftests.sh: no tests installed in $ks" >&2; exit 1; }
@@ -41,6 +43,10 @@ case ${2:-} in
 		{ echo "run-selftests.sh: --net-wakers: no echo peer (\$WP_ECHO): boot with scripts/vm.sh --net" >&2; exit 1; }
 	export KSELFTEST_SIS_SYNC_CORE_TEST_ARGS="-t kthread_waker -t nic_waker -e $WP_ECHO"
 	./run_kselftest.sh -t sched:sis_sync_core_test 2>&1 | tee "$out" ;;
+--debug)
+	[ -e /proc/lockdep ] ||
+		{ echo "run-selftests.sh: --debug: not a debug kernel (no /proc/lockdep)" >&2; exit 1; }
+	./run_kselftest.sh -o 1800 2>&1 | tee "$out" ;;
 --stress)
 	# make test-full: the stress tests alone, to their long goals (see
 	# each test's -h), with no kselftest timeout (vm.sh's bounds the
