@@ -223,8 +223,9 @@ t1=$(date +%s)
 rc=125
 if [ -n "$kunit_only" ]; then
 	# KTAP on the console: the plan "1..N", then one top-level
-	# "ok|not ok K suite" per suite.
-	rc=$(sed 's/^\[[ 0-9.]*\] //' "$results/console.log" 2>/dev/null | awk '
+	# "ok|not ok K suite" per suite.  The serial console ends its lines
+	# with CR LF.  "1..0" (no suite built in: nosmp) is 0 of 0 ok.
+	rc=$(sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$results/console.log" 2>/dev/null | awk '
 		/^1\.\.[0-9]+$/ && plan == "" { plan = substr($0, 4) + 0; next }
 		/^ok [0-9]+ / { ok++ } /^not ok [0-9]+ / { bad++ }
 		END {
