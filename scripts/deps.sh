@@ -18,11 +18,12 @@ set -euo pipefail
 # (rsvg-convert: PNG plots, and the check that every plot renders).  Trace: clang,
 # llvm, libbpf-dev and bpftool build wakestat (BPF objects and skeletons).
 # Cost: linux-config-6.12 (Debian's own kernel config: struct layouts),
-# dbench (tbench, a regression load of SIS_CACHE v1).
+# dbench (tbench, a regression load of SIS_CACHE v1).  Build matrix:
+# gcc-aarch64-linux-gnu (SCHED_SMT off with SMP, which x86 cannot build).
 WP_PACKAGES="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 dwarves ccache git perl python3-ply python3-git rsync kmod qemu-system-x86 busybox-static quilt
 linux-perf rt-tests gnuplot-nox librsvg2-bin clang llvm libbpf-dev bpftool
-linux-config-6.12 dbench"
+linux-config-6.12 dbench gcc-aarch64-linux-gnu"
 
 check_only=0
 case ${1:-} in

@@ -5,7 +5,7 @@
 # under configs other than the guest's; that every patch builds with the
 # guest config is check-series.sh's job.
 #
-#   nosmp nosmt nosched-debug noschedstats notrace sched-core i386
+#   nosmp nosched-debug noschedstats notrace sched-core i386
 #       scripts/build.sh --variant NAME (guest.config, then guest/NAME.config
 #       over it; i386 starts from ARCH=i386 tinyconfig).  The objects of
 #       kernel/sched/ and of every .c file the series touches are removed
@@ -13,9 +13,12 @@
 #       them): any warning in those fails the config.  Then one boot with
 #       scripts/vm.sh --kunit-only: the built-in KUnit suites pass (nosmp
 #       has none: SMP-only) and the console shows no kernel problem.
-#       nosmt is reported as skipped: x86 cannot build it (arch/x86/Kconfig:
-#       SCHED_SMT is "def_bool y if SMP"); SMP off (nosmp) is the x86 build
-#       without SCHED_SMT.
+#   nosmt
+#       x86 cannot build SCHED_SMT off with SMP (arch/x86/Kconfig: "def_bool
+#       y if SMP"), so kernel/sched/ (every .c file the series touches) is
+#       built for arm64 (gcc-aarch64-linux-gnu), defconfig with SCHED_SMT
+#       off and the series' KUnit suite on, W=1, for the baseline and the
+#       series, compared as debian's are.  Built only: nothing boots it.
 #   debian
 #       kernel/sched/ built with Debian's own config (linux-config-6.12)
 #       and W=1, for the baseline and for the series: a warning the
@@ -63,10 +66,6 @@ series_objects() {
 variant() {	# name
 	local name=$1 obj=$WP_BUILD/variants/$1/obj log=$M/$1.log t0 rc=0 o w topo
 	t0=$(date +%s)
-	if [ "$name" = nosmt ]; then
-		result skip "build:$name" "x86 forces SCHED_SMT with SMP (arch/x86/Kconfig: def_bool y if SMP); nosmp covers the code without it"
-		return 0
-	fi
 	for o in $(series_objects); do
 		# shellcheck disable=SC2086 # the glob in kernel/sched/*.o
 		rm -f "$obj"/$o
@@ -100,40 +99,58 @@ variant() {	# name
 	fi
 }
 
-# kernel/sched/ of @src with Debian's config and W=1; warnings, line
+# The configs of the kernel/sched/-only builds, into @out.
+sched_config() {	# debian|nosmt src out
+	case $1 in
+	debian) debian_config "$2" "$3" ;;
+	nosmt)
+		make -C "$2" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -s O="$3.d" defconfig
+		mv "$3.d/.config" "$3"
+		rm -rf "$3.d"
+		"$2/scripts/config" --file "$3" --disable SCHED_SMT --enable SCHED_DEBUG \
+			--enable SCHEDSTATS --enable KUNIT --enable SCHED_FAIR_KUNIT_TEST ;;
+	esac
+}
+
+# kernel/sched/ of @src with @what's config and W=1; warnings, line
 # numbers and paths up to the source tree dropped, sorted, on stdout.
-debian_sched() {	# src obj log
-	local src=$1 obj=$2 log=$3
-	local kmake=(make -C "$src" "${KMAKE_VARS[@]}" -j"$(nproc)" -s O="$obj" CC="ccache gcc")
+sched_w1() {	# debian|nosmt src obj log
+	local what=$1 src=$2 obj=$3 log=$4 kv=("${KMAKE_VARS[@]}") cc="ccache gcc"
+	[ "$what" != nosmt ] || { kv=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-); cc="ccache aarch64-linux-gnu-gcc"; }
+	local kmake=(make -C "$src" "${kv[@]}" -j"$(nproc)" -s O="$obj" CC="$cc")
 	mkdir -p "$obj"
-	debian_config "$src" "$obj/.config.new"
+	: > "$log"
+	sched_config "$what" "$src" "$obj/.config.new" >> "$log" 2>&1 ||
+		{ log "$src: no $what config (see $log)"; return 1; }
 	cmp -s "$obj/.config.new" "$obj/.config.in" 2>/dev/null ||
 		{ cp "$obj/.config.new" "$obj/.config.in"; cp "$obj/.config.new" "$obj/.config"; }
 	rm -f "$obj/.config.new" "$obj"/kernel/sched/*.o
-	: > "$log"
 	{ "${kmake[@]}" olddefconfig && "${kmake[@]}" prepare &&
 	  "${kmake[@]}" W=1 kernel/sched/; } >> "$log" 2>&1 ||
-		{ log "$src: kernel/sched/ with Debian's config failed (see $log)"; return 1; }
+		{ log "$src: kernel/sched/ with the $what config failed (see $log)"; return 1; }
+	[ "$what" != nosmt ] || ! grep -q '^CONFIG_SCHED_SMT=y' "$obj/.config" ||
+		{ log "$src: arm64 config still has SCHED_SMT"; return 1; }
 	grep 'warning:' "$log" | sed -e 's|^[^ ]*/\(kernel\|include\|arch\)/|\1/|' \
 		-e 's|^\([^:]*\):[0-9]*:[0-9]*:|\1:|' | sort -u
 }
 
-debian() {
-	local log=$M/debian.log t0 new nb ns
+# debian or nosmt: kernel/sched/ of the baseline and of the series.
+sched_only() {	# debian|nosmt
+	local w=$1 log=$M/$1.log t0 new nb ns
 	t0=$(date +%s)
 	[ -d "$WP_BUILD/baseline/linux" ] || wp_child "$WP_ROOT/scripts/build.sh" --baseline
 	: > "$log"
 	kbuild_env
-	if ! debian_sched "$WP_BUILD/baseline/linux" "$M/debian-baseline" "$M/debian-baseline.log" \
-		> "$M/debian-baseline.warnings" ||
-	   ! debian_sched "$WP_TREE" "$M/debian-series" "$M/debian-series.log" \
-		> "$M/debian-series.warnings"; then
-		result fail "w1:debian" "kernel/sched/ did not build (see $M/debian-*.log)"
+	if ! sched_w1 "$w" "$WP_BUILD/baseline/linux" "$M/$w-baseline" "$M/$w-baseline.log" \
+		> "$M/$w-baseline.warnings" ||
+	   ! sched_w1 "$w" "$WP_TREE" "$M/$w-series" "$M/$w-series.log" \
+		> "$M/$w-series.warnings"; then
+		result fail "w1:$w" "kernel/sched/ did not build (see $M/$w-*.log)"
 		return 0
 	fi
-	nb=$(wc -l < "$M/debian-baseline.warnings")
-	ns=$(wc -l < "$M/debian-series.warnings")
-	new=$(comm -13 "$M/debian-baseline.warnings" "$M/debian-series.warnings")
+	nb=$(wc -l < "$M/$w-baseline.warnings")
+	ns=$(wc -l < "$M/$w-series.warnings")
+	new=$(comm -13 "$M/$w-baseline.warnings" "$M/$w-series.warnings")
 	{
 		echo "baseline: $nb distinct W=1 warning(s) in kernel/sched/"
 		echo "series:   $ns distinct W=1 warning(s) in kernel/sched/"
@@ -141,16 +158,19 @@ debian() {
 		printf '%s\n' "${new:-  none}"
 	} > "$log"
 	if [ -z "$new" ]; then
-		result pass "w1:debian" "$(($(date +%s) - t0)) s, kernel/sched/ W=1: $ns warning(s), the baseline's $nb, none new"
+		result pass "w1:$w" "$(($(date +%s) - t0)) s, kernel/sched/ W=1: $ns warning(s), the baseline's $nb, none new"
 	else
-		result fail "w1:debian" "$(grep -c . <<<"$new") new W=1 warning(s): $(head -n 1 <<<"$new") (see $log)"
+		result fail "w1:$w" "$(grep -c . <<<"$new") new W=1 warning(s): $(head -n 1 <<<"$new") (see $log)"
 	fi
 }
 
 t_start=$(date +%s)
 for c in "${configs[@]}"; do
 	log "== $c"
-	if [ "$c" = debian ]; then debian; else variant "$c"; fi
+	case $c in
+	debian|nosmt) sched_only "$c" ;;
+	*) variant "$c" ;;
+	esac
 done
 pass=$(grep -c ' pass ' "$RESULTS" || true)
 fail=$(grep -c ' fail ' "$RESULTS" || true)
