@@ -266,3 +266,59 @@ export_series() {
 	' "$cover" > "$cover.new" && mv "$cover.new" "$cover"
 	(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-') > "$out/series"
 }
+
+# The KUnit results on a guest's serial console (KTAP; the console ends
+# its lines with CR LF, printk prefixes a timestamp).  One line per case,
+# "pass|fail|skip kunit:SUITE:CASE [why]"; then one per suite,
+# "pass|fail|skip kunit-suite:SUITE [why]": every suite that reported, and
+# every suite scripts/expected-kunit says the kernel's .config builds in,
+# which fails when it did not report (a suite lost from the build counts
+# as a failure, not as fewer passes).  "fail kunit-plan ..." when the
+# top-level plan disagrees with the suites that reported, or is missing
+# while a suite is expected.  Sorted, so that runs compare.
+wp_kunit_results() {	# console.log kernel.config
+	sed 's/\r$//; s/^\[[ 0-9.]*\] //' "$1" 2>/dev/null | awk \
+		-v expfile="$WP_ROOT/scripts/expected-kunit" -v cfgfile="$2" '
+	BEGIN {
+		if ((r = (getline l < cfgfile)) < 0)
+			nocfg = 1
+		while (r > 0) {
+			if (l ~ /^CONFIG_[A-Za-z0-9_]+=y$/) { sub(/=y$/, "", l); y[l] = 1 }
+			r = getline l < cfgfile
+		}
+		while ((getline l < expfile) > 0) {
+			if (l ~ /^#/ || l == "") continue
+			n = split(l, f, /[ \t]+/)
+			need = 1
+			for (i = 2; i <= n; i++) if (!y[f[i]]) need = 0
+			if (need && !nocfg) want[f[1]] = 1
+		}
+	}
+	/^1\.\.[0-9]+/ && plan == "" { plan = substr($1, 4) + 0; next }
+	/^    # Subtest: / { suite = $3; next }
+	/^    (not )?ok [0-9]+ / {
+		st = ($1 == "not") ? "fail" : "pass"; line = $0; why = ""
+		sub(/^ *(not )?ok [0-9]+ /, "", line)
+		if (line ~ /# SKIP/) { st = "skip"; why = line; sub(/.*# SKIP */, "", why); sub(/ *# SKIP.*/, "", line) }
+		printf "%s kunit:%s:%s%s\n", st, suite, line, why == "" ? "" : " " why
+		next
+	}
+	/^(not )?ok [0-9]+ / {
+		name = $0; sub(/^(not )?ok [0-9]+ /, "", name); sub(/ .*/, "", name)
+		top[name] = ($1 == "not") ? "fail" : ($0 ~ /# SKIP/) ? "skip" : "pass"
+		ran++
+	}
+	END {
+		if (nocfg)
+			print "skip kunit-suite:expected no kernel .config: which suites must run is unknown"
+		for (s in want)
+			if (!(s in top))
+				printf "fail kunit-suite:%s did not report (the .config builds it in: %s)\n", s, "scripts/expected-kunit"
+		for (s in top)
+			printf "%s kunit-suite:%s%s\n", top[s], s, (s in want) ? "" : " (not in scripts/expected-kunit)"
+		if (plan == "" && length(want))
+			print "fail kunit-plan no KTAP plan on the console"
+		else if (plan != "" && plan != ran + 0)
+			printf "fail kunit-plan the plan announced %d suites, %d reported\n", plan, ran
+	}' | sort
+}

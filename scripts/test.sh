@@ -306,15 +306,9 @@ parse_results() {	# preset
 		else if (plan >= 0 && nested < plan) emit("fail", "kselftest:" name ":incomplete", nested "/" plan)
 		next
 	}' "$dir/kselftest.tap" 2>/dev/null || true
-	# KUnit suites built into the kernel report on the console at boot.
-	sed 's/^\[[ 0-9.]*\] //' "$dir/console.log" 2>/dev/null | awk -v p="$p" '
-	/^    # Subtest: / { suite = $3; next }
-	/^    (not )?ok [0-9]+ / {
-		st = ($1 == "not") ? "fail" : "pass"; line = $0
-		sub(/^ *(not )?ok [0-9]+ /, "", line); why = ""
-		if (line ~ /# SKIP/) { st = "skip"; why = line; sub(/.*# SKIP */, "", why); sub(/ *# SKIP.*/, "", line) }
-		printf "%s %s kunit:%s:%s %s\n", p, st, suite, line, why
-	}' || true
+	# KUnit suites built into the kernel report on the console at boot;
+	# each suite the kernel's .config builds in must report.
+	wp_kunit_results "$dir/console.log" "$dir/kernel.config" | sed "s/^/$p /" || true
 	local vrc
 	vrc=$(cat "$dir/vm-exit" 2>/dev/null || echo 125)
 	case $vrc in
