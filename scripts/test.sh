@@ -360,11 +360,52 @@ mark_baseline() {	# results-file
 	}' "$1"
 }
 
+# make test-full: the stock branches (not the series') chose a CPU outside
+# the wakee's mask or an inactive one as often on the series' kernel as on
+# the tracepoint-only kernel, per wakeup checked, in the same preset and
+# stress test (core.c's fallback mends those choices; the series must not
+# change how often the stock code makes them).  They differ when the two
+# rates are more than 4 standard errors apart and a factor of 2 (TCG's
+# timing spreads such counts beyond binomial noise).
+compare_stock() {	# preset
+	local p=$1
+	[ -f "$run/series-$p/kselftest.tap" ] && [ -f "$run/base-$p/kselftest.tap" ] ||
+		return 0
+	awk -v p="$p" '
+	FNR == 1 { k = (FILENAME ~ /series-[^\/]*\/kselftest.tap$/) ? "s" : "b" }
+	/^# selftests: / { t = $4; sub(/_test$/, "", t) }
+	/^# # wakestat: [0-9]+ wakeups checked/ { n[k, t] = $4 }
+	/^# # [a-z]+: branch [a-z-]+: outside the mask [0-9]+, inactive [0-9]+, of [0-9]+ \(stock branch\)/ {
+		b = $5; sub(/:$/, "", b)
+		o = $9; sub(/,$/, "", o); i = $11; sub(/,$/, "", i)
+		c[k, t, b, "outside"] = o; c[k, t, b, "inactive"] = i; seen[t, b] = 1
+	}
+	END {
+		for (tb in seen) {
+			split(tb, f, SUBSEP); t = f[1]; b = f[2]
+			if (!n["s", t] || !n["b", t]) continue
+			for (w = 1; w <= 2; w++) {
+				kind = w == 1 ? "outside" : "inactive"
+				x = c["s", t, b, kind] + 0; y = c["b", t, b, kind] + 0
+				if (!x && !y) continue
+				rs = x / n["s", t]; rb = y / n["b", t]
+				se = sqrt(rs * (1 - rs) / n["s", t] + rb * (1 - rb) / n["b", t])
+				hi = rs > rb ? rs : rb; lo = rs > rb ? rb : rs
+				differ = (hi - lo) > 4 * se && (lo == 0 || hi / lo > 2)
+				printf "series-%s %s stock:%s:%s:%s series %d of %d (%.3f%%), tracepoint-only %d of %d (%.3f%%)%s\n",
+					p, differ ? "fail" : "pass", t, b, kind, x, n["s", t], 100 * rs,
+					y, n["b", t], 100 * rb, differ ? ": the kernels differ" : ""
+			}
+		}
+	}' "$run/series-$p/kselftest.tap" "$run/base-$p/kselftest.tap" | sort
+}
+
 summarise() {
 	local results=$run/results.txt pass fail skip f
 	{
 		[ ! -f "$run/host.result" ] || cat "$run/host.result"
 		for p in "${boots[@]}"; do parse_results "$p"; done
+		[ -z "$full" ] || for p in "${presets[@]}"; do compare_stock "$p"; done
 		for f in bench-smoke bench-icount interrupt matrix; do
 			[ ! -f "$run/$f.result" ] || cat "$run/$f.result"
 		done
