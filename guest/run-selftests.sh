@@ -54,8 +54,9 @@ case ${2:-} in
 	export KSELFTEST_TOGGLE_STORM_TEST_ARGS="${3:--n 10000}"
 	export KSELFTEST_HOTPLUG_TEST_ARGS="${3:--n 100}"
 	export KSELFTEST_AFFINITY_CHURN_TEST_ARGS="${3:--n 1000000}"
+	export KSELFTEST_MIXED_CLASSES_TEST_ARGS="${3:--n 20}"
 	./run_kselftest.sh -o 0 -t sched:toggle_storm_test -t sched:hotplug_test \
-		-t sched:affinity_churn_test 2>&1 | tee "$out" ;;
+		-t sched:affinity_churn_test -t sched:mixed_classes_test 2>&1 | tee "$out" ;;
 *)
 	echo "run-selftests.sh: unknown option $2" >&2
 	exit 1 ;;

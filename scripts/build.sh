@@ -30,23 +30,35 @@
 # are also packed as kselftest's standard archive (gen_tar), for test
 # fleets: build/kselftest/kselftest-packages/kselftest.tar.gz.
 #
-# usage: build.sh [--baseline | --tracepoint | --variant NAME | --selftests]
+# With --tracepoint --variant NAME: the tracepoint-only kernel with that
+# config, into build/tracepoint/variants/NAME/obj (suffix -tracepoint-NAME).
+#
+# usage: build.sh [--baseline | --tracepoint [--variant NAME] | --variant NAME | --selftests]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 baseline= selftests_only= variant= tracepoint=
+usage="usage: $WP_ME [--baseline | --tracepoint [--variant NAME] | --variant NAME | --selftests]"
 case ${1:-} in
 "") ;;
 --baseline) baseline=1 ;;
 --tracepoint) tracepoint=1 ;;
---variant)
+--variant) ;;
+--selftests) selftests_only=1 ;;
+*) die "$usage" ;;
+esac
+# --variant NAME, alone or after --tracepoint (the tracepoint-only kernel
+# with that config, e.g. the debug kernel's reference for make test-full).
+if [ "${1:-}" = --variant ] || { [ -n "$tracepoint" ] && [ $# -gt 1 ]; }; then
+	[ "${1:-}" = --variant ] || shift
+	[ "${1:-}" = --variant ] && [ $# -le 2 ] || die "$usage"
 	variant=${2:-}
 	[ -n "$variant" ] && [ -f "$WP_ROOT/guest/$variant.config" ] ||
 		die "--variant: no guest/${variant:-NAME}.config; variants: $(cd "$WP_ROOT/guest" &&
-			ls -- *.config | grep -vx guest.config | sed 's/\.config$//' | tr '\n' ' ')" ;;
---selftests) selftests_only=1 ;;
-*) die "usage: $WP_ME [--baseline | --tracepoint | --variant NAME | --selftests]" ;;
-esac
+			ls -- *.config | grep -vx guest.config | sed 's/\.config$//' | tr '\n' ' ')"
+elif [ $# -gt 1 ]; then
+	die "$usage"
+fi
 require_tree
 "$WP_ROOT/scripts/deps.sh" --check
 
@@ -68,6 +80,7 @@ if [ -n "$baseline" ]; then
 fi
 if [ -n "$tracepoint" ]; then
 	SRC=$WP_BUILD/tracepoint/linux OBJ=$WP_BUILD/tracepoint/obj LV=-tracepoint
+	[ -z "$variant" ] || OBJ=$WP_BUILD/tracepoint/variants/$variant/obj LV=-tracepoint-$variant
 	tp=$(tgit log --reverse --format=%H --grep="^sched/fair: Add a tracepoint where select_task_rq_fair" \
 		"$WP_BASE_TAG..$WP_BRANCH" | head -n 1)
 	[ -n "$tp" ] || die "--tracepoint: no commit \"sched/fair: Add a tracepoint where select_task_rq_fair...\" on $WP_BRANCH"

@@ -25,7 +25,9 @@
 # the debug kernel (guest/debug.config: lockdep, atomic-sleep checks, UBSAN,
 # KASAN) boots smt running the whole suite ("debug-smt"): its console must
 # stay clean and invariants gate, placement thresholds are printed and
-# reported as skips (placement.h).  Last, the build matrix
+# reported as skips (placement.h); the tracepoint-only kernel built with the
+# same config runs the stress tests as its reference ("base-debug-smt").
+# Last, the build matrix
 # (scripts/matrix.sh: seven configs built and booted for their KUnit
 # suites, kernel/sched/ with Debian's config and W=1).
 #
@@ -347,13 +349,13 @@ matrix_checks() {
 # in a check the base kernel fails too, is a baseline issue.
 mark_baseline() {	# results-file
 	awk '
+	# series-P is compared with base-P, debug-P with base-debug-P.
 	{ line[NR] = $0; p[NR] = $1; st[NR] = $2; t[NR] = $3
 	  if ($1 ~ /^base-/ && $2 == "fail") basefail[substr($1, 6) " " $3] = 1 }
 	END {
 		for (i = 1; i <= NR; i++) {
-			l = line[i]
-			if (st[i] == "fail" && (p[i] ~ /^base-/ ||
-			    (p[i] ~ /^series-/ && basefail[substr(p[i], 8) " " t[i]])))
+			l = line[i]; k = p[i]; sub(/^series-/, "", k)
+			if (st[i] == "fail" && (p[i] ~ /^base-/ || basefail[k " " t[i]]))
 				sub(/ fail /, " baseline ", l)
 			print l
 		}
@@ -367,12 +369,11 @@ mark_baseline() {	# results-file
 # change how often the stock code makes them).  They differ when the two
 # rates are more than 4 standard errors apart and a factor of 2 (TCG's
 # timing spreads such counts beyond binomial noise).
-compare_stock() {	# preset
-	local p=$1
-	[ -f "$run/series-$p/kselftest.tap" ] && [ -f "$run/base-$p/kselftest.tap" ] ||
-		return 0
-	awk -v p="$p" '
-	FNR == 1 { k = (FILENAME ~ /series-[^\/]*\/kselftest.tap$/) ? "s" : "b" }
+compare_stock() {	# boot reference-boot
+	local p=$1 ref=$2
+	[ -f "$run/$p/kselftest.tap" ] && [ -f "$run/$ref/kselftest.tap" ] || return 0
+	awk -v p="$p" -v ref="$ref" '
+	FNR == 1 { k = (FNR == NR) ? "s" : "b" }
 	/^# selftests: / { t = $4; sub(/_test$/, "", t) }
 	/^# # wakestat: [0-9]+ wakeups checked/ { n[k, t] = $4 }
 	/^# # [a-z]+: branch [a-z-]+: outside the mask [0-9]+, inactive [0-9]+, of [0-9]+ \(stock branch\)/ {
@@ -392,12 +393,12 @@ compare_stock() {	# preset
 				se = sqrt(rs * (1 - rs) / n["s", t] + rb * (1 - rb) / n["b", t])
 				hi = rs > rb ? rs : rb; lo = rs > rb ? rb : rs
 				differ = (hi - lo) > 4 * se && (lo == 0 || hi / lo > 2)
-				printf "series-%s %s stock:%s:%s:%s series %d of %d (%.3f%%), tracepoint-only %d of %d (%.3f%%)%s\n",
+				printf "%s %s stock:%s:%s:%s series %d of %d (%.3f%%), tracepoint-only %d of %d (%.3f%%)%s\n",
 					p, differ ? "fail" : "pass", t, b, kind, x, n["s", t], 100 * rs,
 					y, n["b", t], 100 * rb, differ ? ": the kernels differ" : ""
 			}
 		}
-	}' "$run/series-$p/kselftest.tap" "$run/base-$p/kselftest.tap" | sort
+	}' "$run/$p/kselftest.tap" "$run/$ref/kselftest.tap" | sort
 }
 
 summarise() {
@@ -405,7 +406,10 @@ summarise() {
 	{
 		[ ! -f "$run/host.result" ] || cat "$run/host.result"
 		for p in "${boots[@]}"; do parse_results "$p"; done
-		[ -z "$full" ] || for p in "${presets[@]}"; do compare_stock "$p"; done
+		if [ -n "$full" ]; then
+			for p in "${presets[@]}"; do compare_stock "series-$p" "base-$p"; done
+			compare_stock debug-smt base-debug-smt
+		fi
 		for f in bench-smoke bench-icount interrupt matrix; do
 			[ ! -f "$run/$f.result" ] || cat "$run/$f.result"
 		done
@@ -415,7 +419,7 @@ summarise() {
 	# placement threshold missed is reported as a skip (placement.h).
 	awk -v expected="$S/expected-skips" '
 	BEGIN { while ((getline l < expected) > 0) if (l !~ /^#/ && l != "") { split(l, f, "\t"); ok[f[1] " " f[2]] = 1 } }
-	{ p = $1; sub(/^(series|base|debug)-/, "", p) }
+	{ p = $1; sub(/^((series|base|debug)-)+/, "", p) }
 	$2 == "skip" && $1 ~ /^debug-/ && /printed, not gated/ { print; next }
 	$2 == "skip" && !ok[p " " $3] { $2 = "fail"; $0 = $0 " (unexpected skip)" }
 	{ print }' "$results" > "$results.new" && mv "$results.new" "$results"
@@ -423,7 +427,6 @@ summarise() {
 		mark_baseline "$results" > "$results.new" && mv "$results.new" "$results"
 		echo "baseline issues (the tracepoint-only kernel fails them too): $(grep -c ' baseline ' "$results" || true)"
 		grep ' baseline ' "$results" | sed 's/^/  /' || true
-		echo "not in test-full yet: the stress tests on a debug build of the tracepoint-only kernel"
 	fi
 	grep -v ' pass \| baseline ' "$results" | sed 's/^/  /' >&2 || true
 	for p in $([ -n "$full" ] || echo host) "${boots[@]}"; do
@@ -469,6 +472,14 @@ if [ -n "$full" ]; then
 	boots+=(debug-smt)
 	stage debug-smt boot_guest debug-smt smt \
 		"$WP_BUILD/variants/debug/obj/arch/x86/boot/bzImage" "" "" --debug
+	# The debug kernel's reference: the tracepoint-only kernel with the
+	# same config, running the stress tests for 60 s each (as debug-smt
+	# does inside its whole suite).
+	stage build-tracepoint-debug "$S/build.sh" --tracepoint --variant debug
+	boots+=(base-debug-smt)
+	stage base-debug-smt boot_guest base-debug-smt smt \
+		"$WP_BUILD/tracepoint/variants/debug/obj/arch/x86/boot/bzImage" "" "" \
+		--stress "-d 60"
 	stage matrix matrix_checks
 	summarise
 	exit

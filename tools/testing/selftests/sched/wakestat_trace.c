@@ -10,6 +10,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 #include "sched_topology.h"
 #include "wakestat_trace.h"
@@ -283,15 +286,27 @@ int ws_cgroup_id(const char *path, __u64 *id, char *why, int len)
 		struct file_handle fh;
 		__u64 id;
 	} h = { .fh.handle_bytes = sizeof(__u64) };
-	int mount_id;
+	struct statfs sf;
+	struct stat st;
+	int mount_id, err;
 
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0)) {
-		snprintf(why, len, "%s: %s (a cgroup v2 directory)", path,
-			 strerror(errno));
-		return -1;
+	if (!name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0)) {
+		memcpy(id, h.fh.f_handle, sizeof(*id));
+		return 0;
 	}
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return 0;
+	err = errno;
+	/*
+	 * No file handles (a kernel without CONFIG_FHANDLE): on 64-bit, a
+	 * cgroup v2 directory's inode number is its kernfs node id, which
+	 * is the cgroup id.
+	 */
+	if (sizeof(long) == 8 && !statfs(path, &sf) && sf.f_type == CGROUP2_SUPER_MAGIC &&
+	    !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		*id = st.st_ino;
+		return 0;
+	}
+	snprintf(why, len, "%s: %s (a cgroup v2 directory)", path, strerror(err));
+	return -1;
 }
 
 #else /* WAKESTAT_MISSING: the tests build, and skip wakestat's checks */
