@@ -36,35 +36,6 @@
 
 static long nr_cpus;
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static bool file_has_word(const char *path, const char *word)
-{
-	char buf[512] = "", *tok, *save;
-	FILE *f = fopen(path, "r");
-	bool found = false;
-
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	for (tok = strtok_r(buf, "\n ", &save); tok && !found;
-	     tok = strtok_r(NULL, "\n ", &save))
-		found = !strcmp(tok, word);
-	return found;
-}
-
 /* A random non-empty subset of the CPUs, as a mask and as a cpuset list. */
 static void random_cpus(cpu_set_t *set, char *list, size_t len)
 {
@@ -96,11 +67,11 @@ static const char *cpuset_begin(const struct sl_loads *l)
 	char pid[16];
 	int i;
 
-	if (!file_has_word(CG_ROOT "/cgroup.controllers", "cpuset"))
+	if (!sl_file_has_word(CG_ROOT "/cgroup.controllers", "cpuset"))
 		return "no cgroup v2 with the cpuset controller at " CG_ROOT;
 	rmdir(CG_DIR);	/* left by a run that was killed */
-	if (!file_has_word(CG_ROOT "/cgroup.subtree_control", "cpuset")) {
-		if (write_str(CG_ROOT "/cgroup.subtree_control", "+cpuset"))
+	if (!sl_file_has_word(CG_ROOT "/cgroup.subtree_control", "cpuset")) {
+		if (sl_write_str(CG_ROOT "/cgroup.subtree_control", "+cpuset"))
 			return "cannot enable cpuset in " CG_ROOT "/cgroup.subtree_control";
 		enabled_cpuset = true;
 	}
@@ -108,7 +79,7 @@ static const char *cpuset_begin(const struct sl_loads *l)
 		return "cannot create " CG_DIR;
 	for (i = 0; i < l->nr; i += 2) {
 		snprintf(pid, sizeof(pid), "%d", l->proc[i].pid);
-		if (write_str(CG_DIR "/cgroup.procs", pid))
+		if (sl_write_str(CG_DIR "/cgroup.procs", pid))
 			return "cannot move a load into " CG_DIR;
 	}
 	return NULL;
@@ -121,7 +92,7 @@ static int cpuset_end(void)
 
 	if (rmdir(CG_DIR) && errno != ENOENT)
 		ret = -errno;
-	if (enabled_cpuset && write_str(CG_ROOT "/cgroup.subtree_control", "-cpuset"))
+	if (enabled_cpuset && sl_write_str(CG_ROOT "/cgroup.subtree_control", "-cpuset"))
 		ret = ret ? ret : -EIO;
 	return ret;
 }
@@ -174,7 +145,7 @@ int main(int argc, char **argv)
 	while (!sl_done(&a, t0, checked)) {
 		random_cpus(&set, list, sizeof(list));
 		if (!cs_why && !(random() % 4)) {
-			ret = write_str(CG_DIR "/cpuset.cpus", list);
+			ret = sl_write_str(CG_DIR "/cpuset.cpus", list);
 			cs_changes += !ret;
 		} else {
 			ret = sched_setaffinity(l.proc[random() % l.nr].pid, sizeof(set), &set) ?

@@ -71,35 +71,6 @@ static double metric(const struct ws_counts *d, enum metric m)
 	return d->decided ? 100.0 * v / d->decided : 0;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static bool file_has_word(const char *path, const char *word)
-{
-	char buf[512] = "", *tok, *save;
-	FILE *f = fopen(path, "r");
-	bool found = false;
-
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	for (tok = strtok_r(buf, "\n ", &save); tok && !found;
-	     tok = strtok_r(NULL, "\n ", &save))
-		found = !strcmp(tok, word);
-	return found;
-}
-
 /* A number after @key in a "key value" file such as cpu.stat, or -1. */
 static long long file_key(const char *path, const char *key)
 {
@@ -129,26 +100,26 @@ static const char *cgroups_begin(bool *throttle_ok)
 	enum cls c;
 
 	*throttle_ok = false;
-	if (!file_has_word(CG_ROOT "/cgroup.controllers", "cpu"))
+	if (!sl_file_has_word(CG_ROOT "/cgroup.controllers", "cpu"))
 		return "no cgroup v2 with the cpu controller at " CG_ROOT;
 	for (c = 0; c < CLS_NR; c++)
 		if (cls_traced(c))
 			rmdir(cg_path[c]);	/* left by a run that was killed */
 	rmdir(CG_DIR);
-	if (!file_has_word(CG_ROOT "/cgroup.subtree_control", "cpu")) {
-		if (write_str(CG_ROOT "/cgroup.subtree_control", "+cpu"))
+	if (!sl_file_has_word(CG_ROOT "/cgroup.subtree_control", "cpu")) {
+		if (sl_write_str(CG_ROOT "/cgroup.subtree_control", "+cpu"))
 			return "cannot enable cpu in " CG_ROOT "/cgroup.subtree_control";
 		enabled_cpu = true;
 	}
 	if (mkdir(CG_DIR, 0755))
 		return "cannot create " CG_DIR;
 	made_cg = true;
-	if (write_str(CG_DIR "/cgroup.subtree_control", "+cpu"))
+	if (sl_write_str(CG_DIR "/cgroup.subtree_control", "+cpu"))
 		return "cannot enable cpu in " CG_DIR;
 	for (c = 0; c < CLS_NR; c++)
 		if (cls_traced(c) && mkdir(cg_path[c], 0755))
 			return "cannot create a class's cgroup";
-	*throttle_ok = !write_str(CG_DIR "/throttled/cpu.max", THROTTLE);
+	*throttle_ok = !sl_write_str(CG_DIR "/throttled/cpu.max", THROTTLE);
 	return NULL;
 }
 
@@ -163,7 +134,7 @@ static int cgroups_end(void)
 			ret = -errno;
 	if (made_cg && rmdir(CG_DIR) && errno != ENOENT)
 		ret = ret ? ret : -errno;
-	if (enabled_cpu && write_str(CG_ROOT "/cgroup.subtree_control", "-cpu"))
+	if (enabled_cpu && sl_write_str(CG_ROOT "/cgroup.subtree_control", "-cpu"))
 		ret = ret ? ret : -EIO;
 	return ret;
 }
@@ -178,7 +149,7 @@ static int apply_class(const struct sl_loads *l, int i, enum cls c, bool cg_ok)
 	if (cls_traced(c) && cg_ok) {
 		snprintf(pid, sizeof(pid), "%d", l->proc[i].pid);
 		snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg_path[c]);
-		ret = write_str(procs, pid);
+		ret = sl_write_str(procs, pid);
 	}
 	if (!ret && c == CLS_IDLE && sched_setscheduler(l->proc[i].pid, SCHED_IDLE, &sp))
 		ret = -errno;

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -396,4 +397,33 @@ bool sl_ws_series_clean(const struct ws_counts *c, const char *name)
 		ok = false;
 	}
 	return ok;
+}
+
+int sl_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+bool sl_file_has_word(const char *path, const char *word)
+{
+	char buf[512] = "", *tok, *save;
+	FILE *f = fopen(path, "r");
+	bool found = false;
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (tok = strtok_r(buf, "\n ", &save); tok && !found;
+	     tok = strtok_r(NULL, "\n ", &save))
+		found = !strcmp(tok, word);
+	return found;
 }

@@ -53,6 +53,12 @@ int sl_stop(struct sl_loads *l, int grace_s);
 /* Monotonic seconds. */
 double sl_now(void);
 
+/* Write @s to the file @path (a cgroup or sysfs knob): 0 or -errno. */
+int sl_write_str(const char *path, const char *s);
+
+/* Does the first line of @path (e.g. cgroup.controllers) hold @word? */
+bool sl_file_has_word(const char *path, const char *word);
+
 #endif /* __STRESS_LOAD_H */
 
 /* What each stress test takes: -d SECONDS, -n GOAL (its count to reach). */
