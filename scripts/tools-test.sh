@@ -280,6 +280,36 @@ else
 	fi
 fi
 
+# --- stockcmp (make test-full's verdict on the stock branches): a rate
+# that is higher in every chunk differs; one burst in one chunk, the case
+# that made summed counts useless, does not; too few chunks is no verdict.
+chunks() {	# test count n outside inactive
+	local j
+	for ((j = 0; j < $2; j++)); do
+		echo "# # $1 chunk $j: 5000 decided; prev 900/0/0; idle-cpu $3/$4/$5"
+	done
+}
+stock_case() {	# name want-rc want-regex file-a file-b
+	local rc=0 o
+	o=$("$KS/stockcmp" "$4" "$5" 2>&1) || rc=$?
+	if [ "$rc" = "$2" ] && grep -q -- "$3" <<<"$o"; then
+		ok "stockcmp:$1 exit $rc: $(grep -m1 -- "$3" <<<"$o")"
+	else
+		not_ok "stockcmp:$1 exit $rc (want $2 and /$3/): $(tr '\n' ';' <<<"$o")"
+	fi
+}
+chunks hotplug 12 1000 0 10 > "$tmp/st-high"
+chunks hotplug 12 1000 0 2 > "$tmp/st-low"
+{ chunks hotplug 11 1000 0 1; echo "# # hotplug chunk 11: 5000 decided; idle-cpu 1000/0/200"; } > "$tmp/st-burst"
+chunks hotplug 12 1000 0 1 > "$tmp/st-base"
+chunks hotplug 3 1000 0 1 > "$tmp/st-short"
+stock_case higher-every-chunk 1 "^fail stock:hotplug:idle-cpu:inactive .*differs, higher" "$tmp/st-high" "$tmp/st-low"
+stock_case lower-every-chunk 1 "^fail stock:hotplug:idle-cpu:inactive .*differs, lower" "$tmp/st-low" "$tmp/st-high"
+stock_case one-burst 0 "^pass stock:hotplug:idle-cpu:inactive .*ratio 17.58" "$tmp/st-burst" "$tmp/st-base"
+stock_case too-few-chunks 1 "^fail stock:hotplug:chunks .*too few" "$tmp/st-short" "$tmp/st-base"
+echo "# # hotplug chunk 0: 5000 decided; idle-cpu 10/20/0" > "$tmp/st-bad"
+stock_case bad-counts 2 "bad branch counts" "$tmp/st-bad" "$tmp/st-base"
+
 # --- the kselftest config fragment (what 'make kselftest-merge' and CI
 # systems add to their kernels) gives the tests and loads what they need.
 frag=$WP_ROOT/tools/testing/selftests/sched/config

@@ -10,8 +10,9 @@
  * With wakestat (the kernel's own record, taken before core.c's fallback
  * mends a disallowed choice): the series' branches chose nothing outside
  * the wakee's mask and nothing inactive, over every wakeup the machine
- * placed.  The stock branches' counts are printed (make test-full compares
- * them with the kernel of the tracepoint patch alone).  The loads must end
+ * placed.  The stock branches' counts are printed, and every 5 s a chunk
+ * of them (make test-full compares the chunks with the kernel of the
+ * tracepoint patch alone: stockcmp).  The loads must end
  * when told, the features end as they started, no cpuset is left behind,
  * and the kernel log has no warning.
  */
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 	struct ws_counts ws0, ws1, d;
 	struct ws_filter any = { 0 };
 	struct ws_trace ws = { 0 };
+	struct sl_chunks chunks;
 	const char *why, *cs_why;
 	int kmsg, stuck, ret, left;
 	bool ws_on = false;
@@ -139,6 +141,8 @@ int main(int argc, char **argv)
 	cs_why = cpuset_begin(&l);
 	ksft_print_msg("%ld CPUs, features on: %s; %d load processes, %d s; cpuset: %s\n",
 		       nr_cpus, feats, l.nr, a.secs, cs_why ? cs_why : "half the loads in one");
+	if (sl_chunks_begin(&chunks, ws_on ? &ws : NULL, "affinity", &ws0))
+		ksft_exit_fail_msg("out of memory\n");
 
 	srandom(getpid());
 	t0 = sl_now();
@@ -159,7 +163,9 @@ int main(int argc, char **argv)
 		if (ws_on && a.goal && !((changes + cs_changes) % 256) &&
 		    !ws_trace_read(&ws, &ws1))
 			checked = ws1.decided - ws0.decided;
+		sl_chunks_tick(&chunks);
 	}
+	sl_chunks_end(&chunks);
 	ops = sl_ops(&l, &least);
 	stuck = sl_stop(&l, 60);
 	if (ws_on && ws_trace_read(&ws, &ws1)) {

@@ -10,8 +10,9 @@
  * With wakestat (the kernel's own record of each decision, taken before
  * core.c's fallback): the series' branches chose no inactive CPU and no
  * CPU outside the mask, over every wakeup the machine placed.  The stock
- * branches' counts are printed (make test-full compares them with the
- * kernel of the tracepoint patch alone).  Every offline and online write
+ * branches' counts are printed, and every 5 s a chunk of them (make
+ * test-full compares the chunks with the kernel of the tracepoint patch
+ * alone: stockcmp).  Every offline and online write
  * must be taken, the loads must end when told, every CPU must be online
  * again at the end, and the kernel log must have no warning.
  */
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 	struct ws_counts ws0, ws1, d;
 	struct ws_filter any = { 0 };
 	struct ws_trace ws = { 0 };
+	struct sl_chunks chunks;
 	bool ws_on = false;
 	char feats[128];
 	struct sl_args a;
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("cannot start the loads\n");
 	ksft_print_msg("%ld CPUs, %d may go offline; features on: %s; %d load processes, %d s\n",
 		       nr_cpus, nr, feats, l.nr, a.secs);
+	if (sl_chunks_begin(&chunks, ws_on ? &ws : NULL, "hotplug", &ws0))
+		ksft_exit_fail_msg("out of memory\n");
 
 	srandom(getpid());
 	t0 = sl_now();
@@ -113,7 +117,9 @@ int main(int argc, char **argv)
 			break;
 		}
 		cycles++;
+		sl_chunks_tick(&chunks);
 	}
+	sl_chunks_end(&chunks);
 	ops = sl_ops(&l, &least);
 	stuck = sl_stop(&l, 60);
 	if (ws_on && ws_trace_read(&ws, &ws1)) {

@@ -374,13 +374,19 @@ int sl_series_on(char *buf, size_t len)
 	return 0;
 }
 
+/* SIS_SYNC_CORE's and SIS_CACHE's branches */
+static bool sl_series_branch(unsigned int b)
+{
+	return b == WS_BR_SYNC_SIBLING || b == WS_BR_RESERVED;
+}
+
 bool sl_ws_series_clean(const struct ws_counts *c, const char *name)
 {
 	bool ok = true;
 	unsigned int b;
 
 	for (b = 0; b < WS_BR_MAX; b++) {
-		bool series = b == WS_BR_SYNC_SIBLING || b == WS_BR_RESERVED;
+		bool series = sl_series_branch(b);
 
 		if (!c->outside[b] && !c->inactive[b])
 			continue;
@@ -426,4 +432,56 @@ bool sl_file_has_word(const char *path, const char *word)
 	     tok = strtok_r(NULL, "\n ", &save))
 		found = !strcmp(tok, word);
 	return found;
+}
+
+int sl_chunks_begin(struct sl_chunks *c, struct ws_trace *ws, const char *name,
+		    const struct ws_counts *start)
+{
+	*c = (struct sl_chunks){ .name = name, .t_last = sl_now() };
+	if (!ws)
+		return 0;
+	c->last = malloc(sizeof(*c->last));
+	if (!c->last)
+		return -ENOMEM;
+	*c->last = *start;
+	c->ws = ws;
+	return 0;
+}
+
+void sl_chunks_tick(struct sl_chunks *c)
+{
+	char line[2048];
+	struct ws_counts now, d;
+	double t = sl_now();
+	unsigned int b;
+	int off;
+
+	if (!c->ws || t - c->t_last < SL_CHUNK_S)
+		return;
+	if (ws_trace_read(c->ws, &now)) {
+		ksft_print_msg("%s: wakestat unreadable: no more chunks\n", c->name);
+		c->ws = NULL;
+		return;
+	}
+	ws_counts_sub(&d, &now, c->last);
+	*c->last = now;
+	c->t_last = t;
+	off = snprintf(line, sizeof(line), "%s chunk %u: %llu decided", c->name,
+		       c->n++, (unsigned long long)d.decided);
+	for (b = 0; b < WS_BR_MAX && off < (int)sizeof(line); b++) {
+		if (sl_series_branch(b) || !d.branch[b])
+			continue;
+		off += snprintf(line + off, sizeof(line) - off, "; %s %llu/%llu/%llu",
+				ws_branch_name(b), (unsigned long long)d.branch[b],
+				(unsigned long long)d.outside[b],
+				(unsigned long long)d.inactive[b]);
+	}
+	ksft_print_msg("%s\n", line);
+}
+
+void sl_chunks_end(struct sl_chunks *c)
+{
+	free(c->last);
+	c->last = NULL;
+	c->ws = NULL;
 }

@@ -59,8 +59,6 @@ int sl_write_str(const char *path, const char *s);
 /* Does the first line of @path (e.g. cgroup.controllers) hold @word? */
 bool sl_file_has_word(const char *path, const char *word);
 
-#endif /* __STRESS_LOAD_H */
-
 /* What each stress test takes: -d SECONDS, -n GOAL (its count to reach). */
 struct sl_args {
 	int secs;			/* run at least this long */
@@ -92,3 +90,36 @@ struct ws_counts;
  * returns false if a series' branch did.
  */
 bool sl_ws_series_clean(const struct ws_counts *c, const char *name);
+
+/*
+ * The stock branches' choices outside the mask and of inactive CPUs, in
+ * chunks of SL_CHUNK_S seconds: make test-full compares them, chunk by
+ * chunk, with the kernel of the tracepoint patch alone (stockcmp).  A CPU
+ * going offline draws a burst of such choices into one chunk; a rank test
+ * over the chunks is not moved by one burst, a test over the summed counts
+ * is.
+ */
+#define SL_CHUNK_S	5.0
+
+struct ws_trace;
+struct sl_chunks {
+	struct ws_trace *ws;	/* NULL: no wakestat, no chunks */
+	const char *name;
+	struct ws_counts *last;
+	double t_last;
+	unsigned int n;
+};
+
+/* Start chunking @ws's counts, @start those read at the start. */
+int sl_chunks_begin(struct sl_chunks *c, struct ws_trace *ws, const char *name,
+		    const struct ws_counts *start);
+/*
+ * Print a chunk line if SL_CHUNK_S seconds have passed since the last one
+ * (the remainder at the end, shorter, is not a chunk):
+ * "NAME chunk J: D decided; BRANCH N/O/I; ..." with each stock branch
+ * that chose a CPU: N choices, O outside the mask, I inactive.
+ */
+void sl_chunks_tick(struct sl_chunks *c);
+void sl_chunks_end(struct sl_chunks *c);
+
+#endif /* __STRESS_LOAD_H */
