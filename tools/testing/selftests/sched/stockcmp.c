@@ -75,7 +75,7 @@ static const char *label[2] = { "series", "tracepoint-only" };
 static void print_help(FILE *f)
 {
 	fprintf(f,
-		"usage: stockcmp [-a ALPHA] [-f FACTOR] [-l LABEL_A,LABEL_B] A B\n"
+		"usage: stockcmp [-a ALPHA] [-f FACTOR] [-l LABEL_A,LABEL_B] [-h|--help] A B\n"
 		"Compares, chunk by chunk, how often the stock branches chose a CPU\n"
 		"outside the wakee's mask or an inactive CPU in the stress tests' output\n"
 		"A (default label: series) and B (tracepoint-only).  A branch differs when\n"
@@ -213,7 +213,12 @@ int main(int argc, char **argv)
 	int opt, i, k, kind, nr_cmp = 0, bad = 0;
 	char *comma, *end;
 
-	while ((opt = getopt(argc, argv, "a:f:l:h")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+
+	while ((opt = getopt_long(argc, argv, "a:f:l:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			alpha = strtod(optarg, &end);
