@@ -282,7 +282,8 @@ fi
 
 # --- stockcmp (make test-full's verdict on the stock branches): a rate
 # that is higher in every chunk differs; one burst in one chunk, the case
-# that made summed counts useless, does not; too few chunks is no verdict.
+# that made summed counts useless, does not; too few chunks of a test
+# fails, too few of a branch is a skip saying so.
 chunks() {	# test count n outside inactive
 	local j
 	for ((j = 0; j < $2; j++)); do
@@ -307,6 +308,10 @@ stock_case higher-every-chunk 1 "^fail stock:hotplug:idle-cpu:inactive .*differs
 stock_case lower-every-chunk 1 "^fail stock:hotplug:idle-cpu:inactive .*differs, lower" "$tmp/st-low" "$tmp/st-high"
 stock_case one-burst 0 "^pass stock:hotplug:idle-cpu:inactive .*ratio 17.58" "$tmp/st-burst" "$tmp/st-base"
 stock_case too-few-chunks 1 "^fail stock:hotplug:chunks .*too few" "$tmp/st-short" "$tmp/st-base"
+# A branch seen in 2 chunks against 1: no p below 0.01 is possible.
+{ chunks hotplug 12 1000 0 1; echo "# # hotplug chunk 12: 5000 decided; idle-core 20/0/9"; echo "# # hotplug chunk 13: 5000 decided; idle-core 8/0/8"; } > "$tmp/st-rare-a"
+{ chunks hotplug 12 1000 0 1; echo "# # hotplug chunk 12: 5000 decided; idle-core 19/0/0"; } > "$tmp/st-rare-b"
+stock_case rare-branch 0 "^skip stock:hotplug:idle-core:inactive .*no verdict, 2 and 1 chunks" "$tmp/st-rare-a" "$tmp/st-rare-b"
 echo "# # hotplug chunk 0: 5000 decided; idle-cpu 10/20/0" > "$tmp/st-bad"
 stock_case bad-counts 2 "bad branch counts" "$tmp/st-bad" "$tmp/st-base"
 

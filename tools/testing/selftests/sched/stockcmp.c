@@ -11,10 +11,13 @@
  * stock branch and kind of choice (outside the mask, inactive) that
  * either kernel shows at all, each chunk in which the branch chose a CPU
  * is one sample, its rate O / N or I / N.  The two kernels' samples are
- * compared with the two-sided Mann-Whitney test, the p-values Holm-
- * adjusted over every comparison made.  The kernels differ on a branch
- * when its adjusted p is below ALPHA and its pooled rates (sums over the
- * chunks) are more than FACTOR apart, in either direction.
+ * compared with the two-sided Mann-Whitney test.  A branch used in so few
+ * chunks that no p below ALPHA is possible (exact test, no ties: 2 and 1
+ * chunks give at best 0.67, 5 and 5 give 0.0079) gets no verdict: it is
+ * reported as a skip saying so, and left out of the family whose p-values
+ * are Holm-adjusted.  The kernels differ on a branch when its adjusted p
+ * is below ALPHA and its pooled rates (sums over the chunks) are more than
+ * FACTOR apart, in either direction.
  *
  * Why chunks and ranks: these choices come in bursts (one CPU going
  * offline draws many wakeups at once), so the summed counts of two boots
@@ -24,8 +27,9 @@
  *
  * Output: per test, "pass|fail stock:TEST:chunks" (fails with fewer than
  * MIN_CHUNKS chunks from either kernel: no verdict could be reached), and
- * per comparison "pass|fail stock:TEST:BRANCH:KIND" with both kernels'
- * counts, rates, the ratio and the p-values (Mann-Whitney, and Holm-adjusted).
+ * per comparison "pass|fail|skip stock:TEST:BRANCH:KIND" with both
+ * kernels' counts, rates, the ratio and the p-values (Mann-Whitney, and
+ * Holm-adjusted).
  * Exit status: 0 the kernels match; 1 a branch differs or too few
  * chunks; 2 usage or input error.
  */
@@ -158,7 +162,8 @@ static void parse_chunk(int k, char *s, const char *where)
 	t->chunks[k]++;
 	t->decided[k] += dec;
 	for (tok = strtok_r(s + pos, ";\n", &save); tok; tok = strtok_r(NULL, ";\n", &save)) {
-		if (sscanf(tok, " %31s %llu/%llu/%llu", br, &n, &o, &i) != 4 || o > n || i > n)
+		if (sscanf(tok, " %31s %llu/%llu/%llu", br, &n, &o, &i) != 4 ||
+		    !n || o > n || i > n)
 			die("%s: bad branch counts", where);
 		side_add(&find_branch(name, br)->k[k], n, o, i);
 	}
@@ -191,6 +196,7 @@ struct cmp {
 	unsigned long long x[2], n[2];
 	int nr[2];
 	double p, holm, ratio;
+	bool testable;	/* its chunks can give p < alpha */
 };
 
 static void rates(const struct side *s, enum kind which, double *r)
@@ -210,7 +216,7 @@ int main(int argc, char **argv)
 {
 	double alpha = 0.01, factor = 2, *ra, *rb, *p, *adj;
 	struct cmp *c;
-	int opt, i, k, kind, nr_cmp = 0, bad = 0;
+	int opt, i, k, kind, nr_cmp = 0, nr_test = 0, bad = 0;
 	char *comma, *end;
 
 	static const struct option longopts[] = {
@@ -291,13 +297,17 @@ int main(int argc, char **argv)
 				if (stats_mann_whitney(ra, x->nr[0], rb, x->nr[1], &mw))
 					die("Mann-Whitney failed");
 				x->p = mw.p;
+				x->testable = stats_mann_whitney_min_p(x->nr[0], x->nr[1]) < alpha;
 				free(ra);
 				free(rb);
 			}
-			p[nr_cmp++] = x->p;
+			if (x->testable)
+				p[nr_test++] = x->p;
+			nr_cmp++;
 		}
 	}
-	stats_holm(p, nr_cmp, adj);
+	/* The family: the comparisons whose chunks could reach p < alpha at all. */
+	stats_holm(p, nr_test, adj);
 
 	for (i = 0; i < nr_tests; i++) {
 		struct test *t = &tests[i];
@@ -309,21 +319,32 @@ int main(int argc, char **argv)
 		       label[1], t->chunks[1], t->decided[1],
 		       few ? ": too few to compare, run longer" : "");
 	}
-	for (i = 0; i < nr_cmp; i++) {
+	for (i = 0, k = 0; i < nr_cmp; i++) {
 		struct cmp *x = &c[i];
-		bool differs;
+		const char *st = "pass";
+		char why[96];
 
-		x->holm = adj[i];
-		differs = x->holm < alpha && (x->ratio > factor || x->ratio < 1 / factor);
-		bad |= differs;
+		x->holm = x->testable ? adj[k++] : NAN;
+		snprintf(why, sizeof(why), ", Holm %.2g", x->holm);
+		if (!x->testable) {
+			st = "skip";
+			snprintf(why, sizeof(why),
+				 ", Holm -: no verdict, %d and %d chunks cannot give p < %g",
+				 x->nr[0], x->nr[1], alpha);
+		} else if (x->holm < alpha && (x->ratio > factor || x->ratio < 1 / factor)) {
+			st = "fail";
+			snprintf(why, sizeof(why), ", Holm %.2g: differs, %s", x->holm,
+				 x->ratio > 1 ? "higher" : "lower");
+			bad = 1;
+		}
 		printf("%s stock:%s:%s:%s %s %llu of %llu (%.4f%%) in %d chunks, ",
-		       differs ? "fail" : "pass", x->b->test, x->b->name, kind_names[x->kind],
+		       st, x->b->test, x->b->name, kind_names[x->kind],
 		       label[0], x->x[0], x->n[0], 100 * pooled(x->x[0], x->n[0]), x->nr[0]);
-		printf("%s %llu of %llu (%.4f%%) in %d; ratio %.2f, p %.2g, Holm %.2g%s\n",
+		printf("%s %llu of %llu (%.4f%%) in %d; ratio %.2f, p %.2g%s\n",
 		       label[1], x->x[1], x->n[1], 100 * pooled(x->x[1], x->n[1]), x->nr[1],
-		       x->ratio, x->p, x->holm,
-		       differs ? (x->ratio > 1 ? ": differs, higher" : ": differs, lower") : "");
+		       x->ratio, x->p, why);
 	}
+
 	if (!nr_cmp)
 		printf("pass stock:choices %s\n",
 		       "neither kernel's stock branches chose a CPU outside the mask or an inactive one");
